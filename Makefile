@@ -1,0 +1,46 @@
+# Two commands do all the set-up on a fresh machine: `make serve` and `make test`.
+# Each creates .venv, installs the project and generates the gRPC code first.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+PROTOS := $(wildcard proto/mazzo/v1/*.proto)
+GENERATED := gen/mazzo/v1/engine_pb2.py
+
+.PHONY: serve test lint typecheck gen clean
+
+serve: $(INSTALLED) $(GENERATED)
+	$(PY) -m service.main
+
+test: $(INSTALLED) $(GENERATED)
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+	$(PY) -m pytest
+
+lint: $(INSTALLED)
+	$(PY) -m ruff check .
+
+typecheck: $(INSTALLED)
+	$(PY) -m mypy
+
+gen: $(GENERATED)
+
+$(VENV)/bin/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Python 3.11 or newer is needed (PYTHON=$(PYTHON))"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# The install step runs again whenever pyproject.toml changes.
+$(INSTALLED): pyproject.toml $(VENV)/bin/python
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) tools/gen_proto.py
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+$(GENERATED): $(PROTOS) tools/gen_proto.py $(INSTALLED)
+	$(PY) tools/gen_proto.py
+	touch $@
+
+clean:
+	rm -rf $(VENV) gen
