@@ -1,0 +1,670 @@
+"""Scopa: the rules of RULES.md's Scopa section, for 2, 3, 4 and 6 players.
+
+Use it through :data:`SCOPA` (the :class:`~engine.game.Game` protocol) or the
+module functions::
+
+    state, events = new_game(ScopaRules(players=2), seed=42)
+    move = legal_moves(state)[0]
+    state, events = apply(state, move)
+
+States are immutable values; every function returns new ones.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import TypeVar
+
+from engine import rng
+from engine.cards import (
+    COINS,
+    DECK,
+    DECK_SIZE,
+    KING,
+    SETTEBELLO,
+    Card,
+    check_full_deck,
+    format_cards,
+)
+from engine.errors import IllegalMove, InvalidInput, Reason
+from engine.events import (
+    Capture,
+    CardPlayed,
+    CardsDealt,
+    Deal,
+    Event,
+    GameOver,
+    HandScored,
+    LeftoversTaken,
+    Redeal,
+    SideScore,
+)
+from engine.game import Move, OptionSpec, Status
+
+PLAYER_COUNTS = (2, 3, 4, 6)
+HAND_SIZE = 3
+FIRST_TABLE_SIZE = 4
+MAX_TARGET = 1000
+
+#: Primiera values of ranks 1..10 (index 0 unused).
+PRIMIERA_SCALE = (0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
+#: The sevens rule compares counts of these ranks, in this order.
+SEVENS_ORDER = (7, 6, 5, 4, 3, 2, 1)
+
+_T = TypeVar("_T")
+
+
+class PrimieraRule(StrEnum):
+    """How the primiera point is decided (RULES.md, Scopa, Points of a hand)."""
+
+    STANDARD = "standard"  # scale totals; a side lacking a suit has none (seed 000)
+    SEVENS = "sevens"  # most sevens, then sixes, ... (seed 002)
+    LENIENT = "lenient"  # lacking a suit wins only if every side lacks one (seed 003)
+
+
+@dataclass(frozen=True, slots=True)
+class ScopaRules:
+    players: int = 2
+    target: int = 11
+    napola: bool = False
+    primiera: PrimieraRule = PrimieraRule.STANDARD
+
+    def __post_init__(self) -> None:
+        if self.players not in PLAYER_COUNTS:
+            raise InvalidInput(
+                Reason.INVALID_PLAYERS,
+                f"Scopa is played by 2, 3, 4 or 6 players, not {self.players}",
+            )
+        if not 1 <= self.target <= MAX_TARGET:
+            raise InvalidInput(
+                Reason.INVALID_OPTION,
+                f"target must be between 1 and {MAX_TARGET}, not {self.target}",
+                {"option": "target"},
+            )
+
+    @property
+    def teams(self) -> bool:
+        return self.players in (4, 6)
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.teams else self.players
+
+    def side_of(self, seat: int) -> int:
+        """Seats 0+2(+4) against 1+3(+5) with teams; every player alone otherwise."""
+        return seat % 2 if self.teams else seat
+
+
+@dataclass(frozen=True, slots=True)
+class ScopaState:
+    rules: ScopaRules
+    dealer: int
+    hand_number: int  # 1 for the first hand
+    to_play: int
+    hands: tuple[tuple[Card, ...], ...]  # by seat, in the order dealt
+    table: tuple[Card, ...]  # in the order the cards came
+    stock: tuple[Card, ...]  # stock[0] is the top card
+    piles: tuple[tuple[Card, ...], ...]  # captured cards by side
+    sweeps: tuple[int, ...]  # this hand's sweeps by side
+    last_capture_side: int | None
+    scores: tuple[int, ...]  # game score by side, before this hand
+    rng: int  # the shuffling generator's state
+    decks: tuple[tuple[Card, ...], ...]  # explicit deck orders still to use
+    winner: int | None = None
+
+    @property
+    def game_over(self) -> bool:
+        return self.winner is not None
+
+
+@dataclass(frozen=True, slots=True)
+class ScopaView:
+    """What one seat may see: RULES.md, Hidden information."""
+
+    seat: int
+    side: int
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    piles: tuple[tuple[Card, ...], ...]
+    sweeps: tuple[int, ...]
+    status: Status
+
+
+# ---------------------------------------------------------------- starting
+
+
+def new_game(
+    rules: ScopaRules,
+    *,
+    seed: int,
+    decks: Sequence[Sequence[Card]] = (),
+    first_dealer: int | None = None,
+) -> tuple[ScopaState, list[Event]]:
+    """Shuffle (or take ``decks[0]``) and deal the first hand."""
+    if not 0 <= seed <= rng.MASK64:
+        raise InvalidInput(Reason.INVALID_SEED, "the seed must be an integer in 0 .. 2**64-1")
+    explicit = tuple(tuple(deck) for deck in decks)
+    for deck in explicit:
+        check_full_deck(deck)
+    dealer = rules.players - 1 if first_dealer is None else first_dealer
+    if not 0 <= dealer < rules.players:
+        raise InvalidInput(
+            Reason.INVALID_SEAT,
+            f"first dealer must be a seat 0..{rules.players - 1}, not {dealer}",
+            {"option": "firstDealer"},
+        )
+    return _start_hand(rules, dealer, 1, (0,) * rules.sides, seed, explicit)
+
+
+def _start_hand(
+    rules: ScopaRules,
+    dealer: int,
+    hand_number: int,
+    scores: tuple[int, ...],
+    rng_state: int,
+    decks: tuple[tuple[Card, ...], ...],
+) -> tuple[ScopaState, list[Event]]:
+    events: list[Event] = []
+    while True:
+        if decks:
+            deck, decks = decks[0], decks[1:]
+        else:
+            rng_state, deck = rng.shuffled(rng_state, DECK)
+        hands, rest = _deal_round(deck, rules.players, dealer)
+        table, stock = rest[:FIRST_TABLE_SIZE], rest[FIRST_TABLE_SIZE:]
+        if sum(1 for c in table if c.rank == KING) < 3:
+            break
+        # Three or four kings cannot all be taken by sums: the table is void.
+        events.append(Redeal(dealer, table))
+    state = ScopaState(
+        rules=rules,
+        dealer=dealer,
+        hand_number=hand_number,
+        to_play=(dealer + 1) % rules.players,
+        hands=hands,
+        table=table,
+        stock=stock,
+        piles=((),) * rules.sides,
+        sweeps=(0,) * rules.sides,
+        last_capture_side=None,
+        scores=scores,
+        rng=rng_state,
+        decks=decks,
+    )
+    events.extend(_deal_events(state, table))
+    return state, events
+
+
+def _deal_round(
+    stock: tuple[Card, ...], players: int, dealer: int
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    """Deal HAND_SIZE cards each, one at a time from the top, starting after the dealer."""
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    order = [(dealer + k) % players for k in range(1, players + 1)]
+    dealt = 0
+    for _ in range(HAND_SIZE):
+        for seat in order:
+            hands[seat].append(stock[dealt])
+            dealt += 1
+    return tuple(tuple(h) for h in hands), stock[dealt:]
+
+
+def _deal_events(state: ScopaState, table: tuple[Card, ...]) -> list[Event]:
+    events: list[Event] = [
+        Deal(
+            hand_number=state.hand_number,
+            dealer=state.dealer,
+            table=table,
+            hand_sizes=tuple(len(h) for h in state.hands),
+            stock_size=len(state.stock),
+        )
+    ]
+    events.extend(CardsDealt(seat, hand) for seat, hand in enumerate(state.hands))
+    return events
+
+
+# ---------------------------------------------------------------- captures
+
+
+def captures(card: Card, table: Sequence[Card]) -> list[frozenset[Card]]:
+    """Every taking ``card`` may make from ``table``; ``[frozenset()]`` if none.
+
+    Same rank first and compulsory (one card, any of them); otherwise every set
+    of two or more cards summing to the card's value.
+    """
+    same_rank = [frozenset((t,)) for t in table if t.rank == card.rank]
+    if same_rank:
+        return same_rank
+    sums = [frozenset(s) for s in _subsets_summing_to(card.rank, list(table)) if len(s) >= 2]
+    return sums or [frozenset()]
+
+
+def _subsets_summing_to(total: int, cards: list[Card]) -> Iterator[tuple[Card, ...]]:
+    """Subsets of ``cards`` whose ranks sum to ``total`` (ranks are positive)."""
+    if total == 0:
+        yield ()
+        return
+    for i, card in enumerate(cards):
+        if card.rank <= total:
+            for rest in _subsets_summing_to(total - card.rank, cards[i + 1 :]):
+                yield (card, *rest)
+
+
+def legal_moves(state: ScopaState) -> list[Move]:
+    """Every legal move of the seat to play, takings spelled out."""
+    if state.game_over:
+        return []
+    seat = state.to_play
+    return [
+        Move(seat, card, take)
+        for card in state.hands[seat]
+        for take in captures(card, state.table)
+    ]
+
+
+def resolve(state: ScopaState, move: Move) -> Move:
+    """Check ``move`` and return it with its taking filled in.
+
+    Raises :class:`IllegalMove` (or :class:`InvalidInput` for a seat that does
+    not exist) saying why not.
+    """
+    if state.game_over:
+        raise IllegalMove(Reason.GAME_OVER, "the game is over")
+    _check_seat(state, move.seat)
+    if move.seat != state.to_play:
+        raise IllegalMove(
+            Reason.NOT_YOUR_TURN,
+            f"it is seat {state.to_play}'s turn, not seat {move.seat}'s",
+            {"seatToPlay": str(state.to_play)},
+        )
+    if move.card not in state.hands[move.seat]:
+        raise IllegalMove(Reason.CARD_NOT_IN_HAND, f"{move.card} is not in seat {move.seat}'s hand")
+    absent = sorted(move.take.difference(state.table))
+    if absent:
+        raise IllegalMove(Reason.CARD_NOT_ON_TABLE, f"{format_cards(absent)} not on the table")
+    options = captures(move.card, state.table)
+    if not move.take:
+        if len(options) == 1:
+            return replace(move, take=options[0])
+        choices = tuple(Move(move.seat, move.card, take) for take in options)
+        raise IllegalMove(
+            Reason.CAPTURE_CHOICE_REQUIRED,
+            f"{move.card} can take {_describe(options)}: say which",
+            {"choices": ";".join(_take_text(t) for t in options)},
+            choices=choices,
+        )
+    if move.take in options:
+        return move
+    raise _why_not(move, options)
+
+
+def _why_not(move: Move, options: list[frozenset[Card]]) -> IllegalMove:
+    taken = _take_text(move.take)
+    if any(len(t) == 1 and next(iter(t)).rank == move.card.rank for t in options):
+        return IllegalMove(
+            Reason.MUST_TAKE_SAME_RANK,
+            f"{move.card} must take a card of the same rank ({_describe(options)}), not {taken}",
+        )
+    if options == [frozenset()]:
+        return IllegalMove(Reason.NO_SUCH_CAPTURE, f"{move.card} cannot take anything here")
+    return IllegalMove(
+        Reason.NO_SUCH_CAPTURE,
+        f"{move.card} cannot take {taken}: it can take {_describe(options)}",
+    )
+
+
+def _take_text(take: frozenset[Card]) -> str:
+    return "+".join(str(c) for c in sorted(take))
+
+
+def _describe(options: list[frozenset[Card]]) -> str:
+    return " or ".join(_take_text(t) for t in options)
+
+
+def _check_seat(state: ScopaState, seat: int) -> None:
+    if not 0 <= seat < state.rules.players:
+        raise InvalidInput(
+            Reason.INVALID_SEAT, f"seat must be 0..{state.rules.players - 1}, not {seat}"
+        )
+
+
+# ---------------------------------------------------------------- playing
+
+
+def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
+    """Play ``move``; return the new state and what happened."""
+    move = resolve(state, move)
+    rules = state.rules
+    seat, side = move.seat, rules.side_of(move.seat)
+    hands = _replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != move.card))
+    events: list[Event] = [CardPlayed(seat, move.card)]
+    last_card = not state.stock and not any(hands)
+    if move.take:
+        taken = tuple(c for c in state.table if c in move.take)
+        table = tuple(c for c in state.table if c not in move.take)
+        sweep = not table and not last_card
+        piles = _replace_at(state.piles, side, state.piles[side] + (move.card, *taken))
+        sweeps = _replace_at(state.sweeps, side, state.sweeps[side] + sweep)
+        events.append(Capture(seat, side, move.card, taken, sweep))
+        state = replace(state, table=table, piles=piles, sweeps=sweeps, last_capture_side=side)
+    else:
+        state = replace(state, table=(*state.table, move.card))
+    state = replace(state, hands=hands, to_play=(seat + 1) % rules.players)
+    if any(hands):
+        return state, events
+    if state.stock:
+        return _deal_more(state, events)
+    return _end_hand(state, events)
+
+
+def _replace_at(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _deal_more(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[Event]]:
+    """Every hand is empty and the stock is not: 3 more each, nothing to the table."""
+    hands, stock = _deal_round(state.stock, state.rules.players, state.dealer)
+    state = replace(state, hands=hands, stock=stock)
+    events.extend(_deal_events(state, ()))
+    return state, events
+
+
+def _end_hand(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[Event]]:
+    if state.table and state.last_capture_side is not None:
+        side = state.last_capture_side
+        events.append(LeftoversTaken(side, state.table))
+        piles = _replace_at(state.piles, side, state.piles[side] + state.table)
+        state = replace(state, piles=piles, table=())
+    sides = score_hand(state.rules, state.piles, state.sweeps)
+    scores = tuple(old + s.total for old, s in zip(state.scores, sides, strict=True))
+    events.append(HandScored(state.hand_number, sides, scores))
+    winner = game_winner(scores, state.rules.target)
+    if winner is not None:
+        events.append(GameOver(winner, scores))
+        return replace(state, scores=scores, winner=winner), events
+    next_state, deal_events = _start_hand(
+        state.rules,
+        (state.dealer + 1) % state.rules.players,
+        state.hand_number + 1,
+        scores,
+        state.rng,
+        state.decks,
+    )
+    events.extend(deal_events)
+    return next_state, events
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def game_winner(scores: Sequence[int], target: int) -> int | None:
+    """The side that reached the target alone in the lead, if any."""
+    best = _unique_best(scores)
+    return best if best is not None and scores[best] >= target else None
+
+
+def _unique_best(values: Sequence[object]) -> int | None:
+    """Index of the strictly greatest value; ``None`` when the best is shared."""
+    best = max(values)  # type: ignore[type-var]
+    leaders = [i for i, v in enumerate(values) if v == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def score_hand(
+    rules: ScopaRules, piles: Sequence[Sequence[Card]], sweeps: Sequence[int]
+) -> tuple[SideScore, ...]:
+    """Every side's points for one hand: RULES.md, Scopa, Points of a hand."""
+    counts = [len(p) for p in piles]
+    coins = [sum(1 for c in p if c.suit == COINS) for p in piles]
+    cards_winner = _unique_best(counts)
+    coins_winner = _unique_best(coins)
+    primiera_winner = primiera_winner_of(rules.primiera, piles)
+    return tuple(
+        SideScore(
+            side=side,
+            cards=counts[side],
+            denari=coins[side],
+            primiera=primiera_total(pile),
+            cards_point=int(cards_winner == side),
+            denari_point=int(coins_winner == side),
+            settebello_point=int(SETTEBELLO in pile),
+            primiera_point=int(primiera_winner == side),
+            sweeps=sweeps[side],
+            napola=napola_points(pile) if rules.napola else 0,
+        )
+        for side, pile in enumerate(piles)
+    )
+
+
+def primiera_total(pile: Sequence[Card]) -> int:
+    """Sum over the suits present of the best card's primiera value."""
+    best = [0, 0, 0, 0]
+    for card in pile:
+        best[card.suit] = max(best[card.suit], PRIMIERA_SCALE[card.rank])
+    return sum(best)
+
+
+def _has_every_suit(pile: Sequence[Card]) -> bool:
+    return len({c.suit for c in pile}) == 4
+
+
+def primiera_winner_of(rule: PrimieraRule, piles: Sequence[Sequence[Card]]) -> int | None:
+    """The side that wins the primiera point under ``rule``; ``None`` on a tie."""
+    if rule is PrimieraRule.SEVENS:
+        keys = [tuple(sum(1 for c in p if c.rank == r) for r in SEVENS_ORDER) for p in piles]
+        return _unique_best(keys)
+    complete = [_has_every_suit(p) for p in piles]
+    if rule is PrimieraRule.LENIENT and not any(complete):
+        # Every side lacks a suit: compare what they have.
+        return _unique_best([primiera_total(p) for p in piles])
+    totals = [primiera_total(p) if full else -1 for p, full in zip(piles, complete, strict=True)]
+    if max(totals) < 0:
+        return None
+    return _unique_best(totals)
+
+
+def napola_points(pile: Sequence[Card]) -> int:
+    """Length of the run of coins from the ace, when it reaches the 3; else 0."""
+    coins = {c.rank for c in pile if c.suit == COINS}
+    run = 0
+    while run + 1 in coins:
+        run += 1
+    return run if run >= 3 else 0
+
+
+# ---------------------------------------------------------------- seeing
+
+
+def status(state: ScopaState) -> Status:
+    return Status(
+        game="scopa",
+        players=state.rules.players,
+        seat_to_play=None if state.game_over else state.to_play,
+        dealer=state.dealer,
+        hand_number=state.hand_number,
+        scores=state.scores,
+        winning_side=state.winner,
+        target=state.rules.target,
+    )
+
+
+def view(state: ScopaState, seat: int) -> ScopaView:
+    """What ``seat`` may see: its hand, the table, the counts, the captured piles."""
+    _check_seat(state, seat)
+    return ScopaView(
+        seat=seat,
+        side=state.rules.side_of(seat),
+        hand=state.hands[seat],
+        table=state.table,
+        hand_sizes=tuple(len(h) for h in state.hands),
+        stock_size=len(state.stock),
+        piles=state.piles,
+        sweeps=state.sweeps,
+        status=status(state),
+    )
+
+
+# ---------------------------------------------------------------- the compact codec
+
+_FORMAT = 1
+_NONE = 0xFF
+_HEADER = struct.Struct(">BBHBBIBBBQ")
+_SIDE = struct.Struct(">IB")
+_PRIMIERA_CODES = tuple(PrimieraRule)
+
+
+def encode(state: ScopaState) -> bytes:
+    """The state as compact bytes (about 70 for two players)."""
+    rules = state.rules
+    flags = int(rules.napola) | _PRIMIERA_CODES.index(rules.primiera) << 1
+    out = bytearray(
+        _HEADER.pack(
+            _FORMAT,
+            rules.players,
+            rules.target,
+            flags,
+            state.dealer,
+            state.hand_number,
+            state.to_play,
+            _NONE if state.winner is None else state.winner,
+            _NONE if state.last_capture_side is None else state.last_capture_side,
+            state.rng,
+        )
+    )
+    for score, sweeps in zip(state.scores, state.sweeps, strict=True):
+        out += _SIDE.pack(score, sweeps)
+    for zone in (*state.hands, state.table, state.stock, *state.piles):
+        out.append(len(zone))
+        out += bytes(zone)
+    out.append(len(state.decks))
+    for deck in state.decks:
+        out += bytes(deck)
+    return bytes(out)
+
+
+def decode(data: bytes) -> ScopaState:
+    """Read :func:`encode`'s bytes back; ``InvalidInput(STATE_CORRUPT)`` if they are not."""
+    try:
+        state = _decode(memoryview(data))
+    except (struct.error, IndexError, ValueError, KeyError, InvalidInput) as exc:
+        raise InvalidInput(Reason.STATE_CORRUPT, f"the state does not decode: {exc}") from exc
+    _check_cards_accounted(state)
+    return state
+
+
+def _decode(data: memoryview) -> ScopaState:
+    fields = _HEADER.unpack_from(data)
+    fmt, players, target, flags, dealer, hand_number, to_play, winner, last, rng_state = fields
+    if fmt != _FORMAT:
+        raise ValueError(f"unknown Scopa state format {fmt}")
+    rules = ScopaRules(players, target, bool(flags & 1), _PRIMIERA_CODES[flags >> 1])
+    pos = _HEADER.size
+    scores, sweeps = [], []
+    for _ in range(rules.sides):
+        score, sweep = _SIDE.unpack_from(data, pos)
+        scores.append(score)
+        sweeps.append(sweep)
+        pos += _SIDE.size
+    zones = []
+    for _ in range(players + 2 + rules.sides):
+        size = data[pos]
+        zones.append(tuple(Card(b) for b in data[pos + 1 : pos + 1 + size]))
+        if len(zones[-1]) != size:
+            raise ValueError("a card zone is cut short")
+        pos += 1 + size
+    deck_count = data[pos]
+    pos += 1
+    decks = tuple(
+        tuple(Card(b) for b in data[pos + DECK_SIZE * i : pos + DECK_SIZE * (i + 1)])
+        for i in range(deck_count)
+    )
+    for deck in decks:
+        check_full_deck(deck)
+    if pos + DECK_SIZE * deck_count != len(data):
+        raise ValueError("trailing or missing bytes")
+    if not (0 <= dealer < players and 0 <= to_play < players):
+        raise ValueError("seat out of range")
+    return ScopaState(
+        rules=rules,
+        dealer=dealer,
+        hand_number=hand_number,
+        to_play=to_play,
+        hands=tuple(zones[:players]),
+        table=zones[players],
+        stock=zones[players + 1],
+        piles=tuple(zones[players + 2 :]),
+        sweeps=tuple(sweeps),
+        last_capture_side=None if last == _NONE else last,
+        scores=tuple(scores),
+        rng=rng_state,
+        decks=decks,
+        winner=None if winner == _NONE else winner,
+    )
+
+
+def _check_cards_accounted(state: ScopaState) -> None:
+    cards = [c for zone in (*state.hands, state.table, state.stock, *state.piles) for c in zone]
+    if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
+        raise InvalidInput(Reason.STATE_CORRUPT, "the state does not hold the 40 cards once each")
+
+
+# ---------------------------------------------------------------- the Game protocol
+
+
+class ScopaGame:
+    """Scopa behind the :class:`~engine.game.Game` protocol."""
+
+    name: str = "scopa"
+    title: str = "Scopa"
+    description: str = "The Italian fishing game: take by rank or by sum, sweep the table."
+    player_counts: tuple[int, ...] = PLAYER_COUNTS
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec("target", "int", 11, "points to win", min=1, max=MAX_TARGET),
+        OptionSpec("napola", "bool", False, "score the run of coins from the ace"),
+        OptionSpec(
+            "primiera",
+            "enum",
+            PrimieraRule.STANDARD.value,
+            "how the primiera point is decided",
+            allowed=tuple(r.value for r in PrimieraRule),
+        ),
+    )
+
+    def new_game(
+        self,
+        rules: ScopaRules,
+        *,
+        seed: int,
+        decks: Sequence[Sequence[Card]] = (),
+        first_dealer: int | None = None,
+    ) -> tuple[ScopaState, list[Event]]:
+        return new_game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
+
+    def legal_moves(self, state: ScopaState) -> list[Move]:
+        return legal_moves(state)
+
+    def resolve(self, state: ScopaState, move: Move) -> Move:
+        return resolve(state, move)
+
+    def apply(self, state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
+        return apply(state, move)
+
+    def view(self, state: ScopaState, seat: int) -> ScopaView:
+        return view(state, seat)
+
+    def status(self, state: ScopaState) -> Status:
+        return status(state)
+
+    def encode(self, state: ScopaState) -> bytes:
+        return encode(state)
+
+    def decode(self, data: bytes) -> ScopaState:
+        return decode(data)
+
+
+SCOPA = ScopaGame()
