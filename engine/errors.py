@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.game import Move
 
 
 class Reason(StrEnum):
@@ -66,7 +70,7 @@ class IllegalMove(RuleError):
         reason: Reason,
         message: str,
         details: Mapping[str, str] | None = None,
-        choices: tuple[object, ...] = (),
+        choices: tuple[Move, ...] = (),
     ):
         super().__init__(reason, message, details)
         self.choices = choices

@@ -261,9 +261,7 @@ def legal_moves(state: ScopaState) -> list[Move]:
         return []
     seat = state.to_play
     return [
-        Move(seat, card, take)
-        for card in state.hands[seat]
-        for take in captures(card, state.table)
+        Move(seat, card, take) for card in state.hands[seat] for take in captures(card, state.table)
     ]
 
 

@@ -1,0 +1,104 @@
+"""API errors: one shape for both transports (AIP-193).
+
+Every refusal is an :class:`ApiError`: a gRPC status code, a stable reason
+(UPPER_SNAKE_CASE), a readable message and string metadata. Over gRPC it
+becomes a status with one ``google.rpc.ErrorInfo`` (domain ``mazzo``); over
+REST, the JSON envelope ``{"error": {"code", "status", "message", "details"}}``
+with the HTTP code that grpc-gateway v2 uses for the gRPC code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from engine import IllegalMove, RuleError
+
+DOMAIN = "mazzo"
+
+#: grpc-gateway v2's HTTPStatusFromCode.
+HTTP_STATUS: dict[grpc.StatusCode, int] = {
+    grpc.StatusCode.OK: 200,
+    grpc.StatusCode.CANCELLED: 499,
+    grpc.StatusCode.UNKNOWN: 500,
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.ALREADY_EXISTS: 409,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.UNAUTHENTICATED: 401,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.FAILED_PRECONDITION: 400,
+    grpc.StatusCode.ABORTED: 409,
+    grpc.StatusCode.OUT_OF_RANGE: 400,
+    grpc.StatusCode.UNIMPLEMENTED: 501,
+    grpc.StatusCode.INTERNAL: 500,
+    grpc.StatusCode.UNAVAILABLE: 503,
+    grpc.StatusCode.DATA_LOSS: 500,
+}
+
+
+class ApiError(Exception):
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        reason: str,
+        message: str,
+        metadata: Mapping[str, str] | None = None,
+    ):
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.metadata = dict(metadata or {})
+
+    @classmethod
+    def from_rule_error(cls, error: RuleError) -> ApiError:
+        """An illegal move in a valid state is FAILED_PRECONDITION; bad input INVALID_ARGUMENT."""
+        code = (
+            grpc.StatusCode.FAILED_PRECONDITION
+            if isinstance(error, IllegalMove)
+            else grpc.StatusCode.INVALID_ARGUMENT
+        )
+        return cls(code, error.reason.value, error.message, error.details)
+
+    @classmethod
+    def invalid(cls, reason: str, message: str, **metadata: str) -> ApiError:
+        return cls(grpc.StatusCode.INVALID_ARGUMENT, reason, message, metadata)
+
+    def error_info(self) -> error_details_pb2.ErrorInfo:
+        return error_details_pb2.ErrorInfo(
+            reason=self.reason, domain=DOMAIN, metadata=self.metadata
+        )
+
+    def to_status(self) -> status_pb2.Status:
+        detail = any_pb2.Any()
+        detail.Pack(self.error_info())
+        return status_pb2.Status(
+            code=getattr(code_pb2, self.code.name), message=self.message, details=[detail]
+        )
+
+    @property
+    def http_status(self) -> int:
+        return HTTP_STATUS[self.code]
+
+    def envelope(self) -> dict[str, object]:
+        """The AIP-193 JSON error body."""
+        return {
+            "error": {
+                "code": self.http_status,
+                "status": self.code.name,
+                "message": self.message,
+                "details": [
+                    {
+                        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                        "reason": self.reason,
+                        "domain": DOMAIN,
+                        "metadata": self.metadata,
+                    }
+                ],
+            }
+        }

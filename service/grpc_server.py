@@ -1,0 +1,94 @@
+"""The gRPC transport: mazzo.v1.Engine, health checking and reflection."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent import futures
+from typing import Any
+
+import grpc
+from google.protobuf.message import Message
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from grpc_status import rpc_status
+
+from service.errors import ApiError
+from service.handlers import SERVICE_NAME, EngineHandlers, rpcs
+from service.metrics import GrpcMetricsInterceptor, Metrics
+
+log = logging.getLogger(__name__)
+
+
+def _unary_behaviour(call: Callable[[Any], Message]) -> Callable[[Any, grpc.ServicerContext], Any]:
+    def behaviour(request: Any, context: grpc.ServicerContext) -> Any:
+        try:
+            return call(request)
+        except ApiError as api_error:
+            error = api_error
+        except Exception:
+            # A bug must not leak a traceback to the caller nor kill the server.
+            log.exception("unexpected error in %s", call.__name__)
+            error = ApiError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
+        context.abort_with_status(rpc_status.to_status(error.to_status()))
+
+    return behaviour
+
+
+def engine_handler(handlers: EngineHandlers) -> grpc.GenericRpcHandler:
+    methods = {
+        rpc.name: grpc.unary_unary_rpc_method_handler(
+            _unary_behaviour(rpc.call),
+            request_deserializer=rpc.request_type.FromString,
+            response_serializer=rpc.response_type.SerializeToString,
+        )
+        for rpc in rpcs(handlers)
+    }
+    return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+
+
+class GrpcServer:
+    """A started gRPC server and what it takes to stop it gracefully."""
+
+    def __init__(
+        self,
+        handlers: EngineHandlers,
+        metrics: Metrics,
+        addr: str,
+        *,
+        workers: int = 16,
+        max_message_bytes: int = 65536,
+    ):
+        self.server = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grpc"),
+            interceptors=[GrpcMetricsInterceptor(metrics)],
+            options=[
+                ("grpc.max_receive_message_length", max_message_bytes),
+                # Two servers must not share a port by accident.
+                ("grpc.so_reuseport", 0),
+            ],
+        )
+        self.server.add_generic_rpc_handlers((engine_handler(handlers),))
+        self.health = health.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection(
+            (
+                SERVICE_NAME,
+                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                reflection.SERVICE_NAME,
+            ),
+            self.server,
+        )
+        self.port = self.server.add_insecure_port(addr)
+        if self.port == 0:
+            raise OSError(f"cannot listen for gRPC on {addr}")
+
+    def start(self) -> None:
+        self.server.start()
+        for service in ("", SERVICE_NAME):
+            self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
+
+    def stop(self, grace: float) -> None:
+        """Refuse new calls, let in-flight ones finish for up to ``grace`` seconds."""
+        self.health.enter_graceful_shutdown()
+        self.server.stop(grace).wait()

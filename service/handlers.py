@@ -1,0 +1,197 @@
+"""The one implementation behind both transports.
+
+Each handler takes the request message of its RPC and returns the response
+message, or raises :class:`~service.errors.ApiError`. The gRPC servicer and
+the REST gateway only move these messages over their wire.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from google.protobuf.message import Message
+
+from engine import GAMES, IllegalMove, RuleError, dump_state, game_of, get_game, load_state
+from engine.errors import InvalidInput, Reason
+from mazzo.v1 import engine_pb2 as pb
+from service import codec
+from service.errors import ApiError
+from service.metrics import Metrics
+from service.state_token import StateSealer, StateTokenError
+
+
+def _random_seed() -> int:
+    return int.from_bytes(os.urandom(8), "big")
+
+
+@contextmanager
+def _rule_errors() -> Iterator[None]:
+    """Engine refusals become API errors with the engine's reason."""
+    try:
+        yield
+    except RuleError as error:
+        raise ApiError.from_rule_error(error) from error
+
+
+class EngineHandlers:
+    def __init__(
+        self,
+        sealer: StateSealer,
+        metrics: Metrics,
+        seed_source: Callable[[], int] = _random_seed,
+    ):
+        self._sealer = sealer
+        self._metrics = metrics
+        self._seed_source = seed_source
+
+    # -------------------------------------------------------------- state tokens
+
+    def _open(self, token: bytes) -> Any:
+        try:
+            return load_state(self._sealer.open(token))
+        except StateTokenError as error:
+            self._metrics.mazzo_states_refused_total.labels(reason=error.reason).inc()
+            raise ApiError.invalid(error.reason, error.message) from error
+        except InvalidInput as error:
+            self._metrics.mazzo_states_refused_total.labels(reason=error.reason.value).inc()
+            raise ApiError.from_rule_error(error) from error
+
+    def _seal(self, state: Any) -> bytes:
+        return self._sealer.seal(dump_state(state))
+
+    # -------------------------------------------------------------- RPCs
+
+    def get_catalog(self, request: pb.GetCatalogRequest) -> pb.GetCatalogResponse:
+        return pb.GetCatalogResponse(games=[codec.game_info_to_pb(g) for g in GAMES.values()])
+
+    def new_game(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
+        with _rule_errors():
+            name, rules = codec.rules_from_request(request)
+            game = get_game(name)
+            seed = request.seed if request.HasField("seed") else self._seed_source()
+            first_dealer = request.first_dealer if request.HasField("first_dealer") else None
+            state, events = game.new_game(
+                rules, seed=seed, decks=codec.decks_from_request(request), first_dealer=first_dealer
+            )
+        self._metrics.mazzo_games_started_total.labels(game=name).inc()
+        return pb.NewGameResponse(
+            state=self._seal(state),
+            events=codec.events_to_pb(events),
+            status=codec.status_to_pb(game.status(state)),
+            seed=seed,
+        )
+
+    def play(self, request: pb.PlayRequest) -> pb.PlayResponse:
+        state = self._open(request.state)
+        game = game_of(state)
+        move = self._move(request)
+        try:
+            state, events = game.apply(state, move)
+        except IllegalMove as error:
+            self._metrics.mazzo_moves_total.labels(game=game.name, outcome="refused").inc()
+            raise ApiError.from_rule_error(error) from error
+        except RuleError as error:
+            raise ApiError.from_rule_error(error) from error
+        self._metrics.mazzo_moves_total.labels(game=game.name, outcome="applied").inc()
+        return pb.PlayResponse(
+            state=self._seal(state),
+            events=codec.events_to_pb(events),
+            status=codec.status_to_pb(game.status(state)),
+        )
+
+    def validate(self, request: pb.ValidateRequest) -> pb.ValidateResponse:
+        state = self._open(request.state)
+        game = game_of(state)
+        move = self._move(request)
+        try:
+            game.resolve(state, move)
+        except IllegalMove as error:
+            self._metrics.mazzo_moves_total.labels(game=game.name, outcome="illegal").inc()
+            return pb.ValidateResponse(
+                legal=False,
+                reason=error.reason.value,
+                message=error.message,
+                choices=[codec.move_to_pb(m) for m in error.choices],
+            )
+        except RuleError as error:
+            raise ApiError.from_rule_error(error) from error
+        self._metrics.mazzo_moves_total.labels(game=game.name, outcome="legal").inc()
+        return pb.ValidateResponse(legal=True)
+
+    def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
+        state = self._open(request.state)
+        game = game_of(state)
+        status = game.status(state)
+        if status.seat_to_play is None:
+            raise ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, "the game is over"))
+        return pb.LegalMovesResponse(
+            seat=status.seat_to_play,
+            moves=[codec.move_to_pb(m) for m in game.legal_moves(state)],
+        )
+
+    def view(self, request: pb.ViewRequest) -> pb.ViewResponse:
+        state = self._open(request.state)
+        with _rule_errors():
+            seen = game_of(state).view(state, request.seat)
+        return pb.ViewResponse(view=codec.view_to_pb(seen))
+
+    # -------------------------------------------------------------- helpers
+
+    @staticmethod
+    def _move(request: pb.PlayRequest | pb.ValidateRequest) -> Any:
+        if not request.HasField("move"):
+            raise ApiError.invalid("MOVE_MISSING", "the request has no move")
+        with _rule_errors():
+            return codec.move_from_pb(request.move)
+
+
+# ---------------------------------------------------------------- the RPC table
+
+SERVICE = pb.DESCRIPTOR.services_by_name["Engine"]
+SERVICE_NAME = SERVICE.full_name
+
+
+@dataclass(frozen=True)
+class Rpc:
+    """One RPC of mazzo.v1.Engine: its messages, its handler, its HTTP rule."""
+
+    name: str
+    request_type: type[Message]
+    response_type: type[Message]
+    call: Callable[[Any], Message]
+    http_method: str
+    http_path: str
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def rpcs(handlers: EngineHandlers) -> list[Rpc]:
+    """Every RPC of the service descriptor, bound to its handler.
+
+    Both transports are built from this one table, so the REST routes are
+    exactly the proto's google.api.http annotations.
+    """
+    from google.api import annotations_pb2
+
+    table = []
+    for method in SERVICE.methods:
+        rule = method.GetOptions().Extensions[annotations_pb2.http]
+        verb = rule.WhichOneof("pattern")
+        table.append(
+            Rpc(
+                name=method.name,
+                request_type=getattr(pb, method.input_type.name),
+                response_type=getattr(pb, method.output_type.name),
+                call=getattr(handlers, _snake(method.name)),
+                http_method=verb.upper(),
+                http_path=getattr(rule, verb),
+            )
+        )
+    return table

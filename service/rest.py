@@ -1,0 +1,83 @@
+"""The REST gateway: the proto's google.api.http routes over Flask.
+
+It maps HTTP and JSON onto the same handlers as the gRPC servicer, with the
+proto3 JSON mapping (lowerCamelCase names, every field printed including
+defaults, 64-bit integers as strings, bytes as base64) and AIP-193 errors.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+
+import grpc
+from flask import Flask, Response, request
+from google.protobuf import json_format
+from werkzeug.exceptions import HTTPException
+
+from service.errors import ApiError
+from service.handlers import EngineHandlers, Rpc, rpcs
+from service.metrics import Metrics, instrument_flask
+
+log = logging.getLogger(__name__)
+
+
+def _json(body: object, status: int = 200) -> Response:
+    return Response(json.dumps(body), status=status, mimetype="application/json")
+
+
+def _error_response(error: ApiError) -> Response:
+    return _json(error.envelope(), error.http_status)
+
+
+def _view(rpc: Rpc) -> Callable[[], Response]:
+    def view() -> Response:
+        message = rpc.request_type()
+        if rpc.http_method != "GET":
+            body = request.get_data(cache=False) or b"{}"
+            try:
+                json_format.Parse(body, message)
+            except (json_format.ParseError, UnicodeDecodeError) as exc:
+                return _error_response(ApiError.invalid("MALFORMED_REQUEST", str(exc)))
+        try:
+            reply = rpc.call(message)
+        except ApiError as error:
+            return _error_response(error)
+        return _json(json_format.MessageToDict(reply, always_print_fields_with_no_presence=True))
+
+    view.__name__ = rpc.name
+    return view
+
+
+_HTTP_ERRORS = {
+    404: (grpc.StatusCode.NOT_FOUND, "NOT_FOUND"),
+    405: (grpc.StatusCode.UNIMPLEMENTED, "METHOD_NOT_ALLOWED"),
+    413: (grpc.StatusCode.INVALID_ARGUMENT, "REQUEST_TOO_LARGE"),
+}
+
+
+def _http_error(exc: HTTPException) -> Response:
+    code, reason = _HTTP_ERRORS.get(
+        exc.code or 500, (grpc.StatusCode.INVALID_ARGUMENT, "BAD_REQUEST")
+    )
+    response = _error_response(ApiError(code, reason, exc.description or exc.name))
+    if exc.code == 405:
+        response.status_code = 405  # the route exists; only the verb is wrong
+    return response
+
+
+def _internal_error(exc: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.path)
+    return _error_response(ApiError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error"))
+
+
+def create_app(handlers: EngineHandlers, metrics: Metrics, max_request_bytes: int = 65536) -> Flask:
+    app = Flask("mazzo")
+    app.config["MAX_CONTENT_LENGTH"] = max_request_bytes
+    for rpc in rpcs(handlers):
+        app.add_url_rule(rpc.http_path, rpc.name, _view(rpc), methods=[rpc.http_method])
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _internal_error)
+    instrument_flask(app, metrics)
+    return app

@@ -1,0 +1,221 @@
+"""Sealed state tokens: the game state a caller carries between calls.
+
+Mazzo keeps no state, so every call brings the state back. The caller must be
+able neither to read it (it holds the hidden cards) nor to forge or alter it,
+and the server keys must be rotatable without invalidating the games under
+way. A token is therefore encrypted and authenticated with AES-GCM under a
+server key named by a key id; every configured key opens, the first one seals.
+
+Format (all lengths in bytes; integers are big endian)::
+
+    version             1   FORMAT_VERSION (1)
+    key id length       1   1..16
+    key id              n   ASCII [A-Za-z0-9_-]
+    ciphertext length   2   length of "ciphertext + tag" below
+    nonce              12   random (os.urandom), fresh for every token
+    ciphertext + tag    m   AES-GCM output; the tag is the last 16 bytes
+
+Everything before the nonce (the header) is passed to AES-GCM as associated
+data, so no header byte can change undetected. The declared ciphertext length
+is what lets a truncated token (STATE_TRUNCATED) be told apart from an altered
+or extended one (STATE_TAMPERED). The overhead is 1 + 1 + len(key id) + 2 +
+12 + 16 bytes, and a payload may be at most 65535 - 16 bytes long.
+
+Refusals raise StateTokenError with a stable reason code that programs act on
+(the REST and gRPC layers put it in google.rpc.ErrorInfo) and a message that a
+person can read; messages never contain key material or payload bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import re
+from collections.abc import Sequence
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+FORMAT_VERSION = 1
+NONCE_BYTES = 12
+TAG_BYTES = 16
+MAX_CIPHERTEXT_BYTES = 0xFFFF
+MAX_PAYLOAD_BYTES = MAX_CIPHERTEXT_BYTES - TAG_BYTES
+KEY_SIZES = (16, 24, 32)
+DEV_KEY_ID = "dev"
+
+STATE_MISSING = "STATE_MISSING"
+STATE_TRUNCATED = "STATE_TRUNCATED"
+STATE_VERSION_UNSUPPORTED = "STATE_VERSION_UNSUPPORTED"
+STATE_KEY_UNKNOWN = "STATE_KEY_UNKNOWN"
+STATE_TAMPERED = "STATE_TAMPERED"
+REASONS = (
+    STATE_MISSING,
+    STATE_TRUNCATED,
+    STATE_VERSION_UNSUPPORTED,
+    STATE_KEY_UNKNOWN,
+    STATE_TAMPERED,
+)
+
+_KEY_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,16}")
+# version + key id length + shortest key id + ciphertext length + nonce + tag
+MIN_TOKEN_BYTES = 1 + 1 + 1 + 2 + NONCE_BYTES + TAG_BYTES
+
+
+class StateTokenError(Exception):
+    """A state token was refused; `reason` is for programs, `message` for people."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"StateTokenError({self.reason!r}, {self.message!r})"
+
+
+def check_key_id(kid: str, where: str) -> None:
+    """Refuse a key id that could not be written in a token's header."""
+    if not isinstance(kid, str) or not _KEY_ID_RE.fullmatch(kid):
+        raise ValueError(f"{where}: key id must be 1 to 16 characters of A-Z a-z 0-9 _ -")
+
+
+def check_key(kid: str, key: bytes, where: str) -> None:
+    """Refuse a malformed key id or key; `where` names it without echoing secrets."""
+    check_key_id(kid, where)
+    if not isinstance(key, bytes) or len(key) not in KEY_SIZES:
+        size = len(key) if isinstance(key, bytes) else "not bytes"
+        raise ValueError(f"{where} (key id {kid!r}): key must be 16, 24 or 32 bytes, got {size}")
+
+
+def check_keys(keys: Sequence[tuple[str, bytes]]) -> None:
+    """Refuse an empty key list, a malformed entry or a key id given twice."""
+    if not keys:
+        raise ValueError("at least one state key is needed")
+    seen: set[str] = set()
+    for index, (kid, key) in enumerate(keys, start=1):
+        check_key(kid, key, f"state key {index}")
+        if kid in seen:
+            raise ValueError(f"state key {index}: key id {kid!r} is given twice")
+        seen.add(kid)
+
+
+class StateSealer:
+    """Seals payloads under the first key and opens tokens sealed by any key."""
+
+    def __init__(self, keys: Sequence[tuple[str, bytes]]) -> None:
+        check_keys(keys)
+        self._seal_kid = keys[0][0]
+        self._ciphers = {kid: AESGCM(key) for kid, key in keys}
+
+    @property
+    def sealing_key_id(self) -> str:
+        """The key id new tokens carry (useful in logs: it is not secret)."""
+        return self._seal_kid
+
+    def seal(self, payload: bytes) -> bytes:
+        """Encrypt and authenticate `payload` into a token."""
+        if len(payload) > MAX_PAYLOAD_BYTES:
+            raise ValueError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD_BYTES}")
+        header = _header(self._seal_kid, len(payload) + TAG_BYTES)
+        nonce = os.urandom(NONCE_BYTES)
+        sealed = self._ciphers[self._seal_kid].encrypt(nonce, payload, header)
+        return header + nonce + sealed
+
+    def open(self, token: bytes) -> bytes:
+        """Check and decrypt `token`, or raise StateTokenError saying why not."""
+        kid, header_end = _parse_header(token)
+        cipher = self._ciphers.get(kid)
+        if cipher is None:
+            raise StateTokenError(STATE_KEY_UNKNOWN, f"state sealed by unknown key {kid!r}")
+        nonce = token[header_end : header_end + NONCE_BYTES]
+        try:
+            return cipher.decrypt(nonce, token[header_end + NONCE_BYTES :], token[:header_end])
+        except InvalidTag:
+            raise StateTokenError(STATE_TAMPERED, "state failed authentication") from None
+
+
+def _header(kid: str, ciphertext_len: int) -> bytes:
+    """Build the authenticated header that precedes the nonce."""
+    kid_bytes = kid.encode("ascii")
+    return bytes((FORMAT_VERSION, len(kid_bytes))) + kid_bytes + ciphertext_len.to_bytes(2, "big")
+
+
+def _parse_header(token: bytes) -> tuple[str, int]:
+    """Check the framing and return (key id, header length); decrypting comes next."""
+    if not token:
+        raise StateTokenError(STATE_MISSING, "state is missing")
+    if token[0] != FORMAT_VERSION:
+        raise StateTokenError(
+            STATE_VERSION_UNSUPPORTED, f"state format version {token[0]} is not supported"
+        )
+    if len(token) < MIN_TOKEN_BYTES:
+        raise _truncated(len(token), MIN_TOKEN_BYTES)
+    header_end = 2 + token[1] + 2
+    declared = int.from_bytes(token[header_end - 2 : header_end], "big")
+    _check_length(len(token), header_end + NONCE_BYTES + max(declared, TAG_BYTES))
+    return _decode_kid(token[2 : header_end - 2]), header_end
+
+
+def _check_length(actual: int, expected: int) -> None:
+    """Shorter than declared is truncation; longer means bytes were appended."""
+    if actual < expected:
+        raise _truncated(actual, expected)
+    if actual > expected:
+        raise StateTokenError(STATE_TAMPERED, "state has bytes beyond its declared length")
+
+
+def _truncated(actual: int, expected: int) -> StateTokenError:
+    return StateTokenError(
+        STATE_TRUNCATED, f"state is truncated: {actual} bytes, at least {expected} expected"
+    )
+
+
+def _decode_kid(raw: bytes) -> str:
+    """Key ids are ASCII; anything else cannot name a configured key."""
+    kid = raw.decode("ascii", errors="replace")
+    if not _KEY_ID_RE.fullmatch(kid):
+        raise StateTokenError(STATE_KEY_UNKNOWN, "state names a malformed key id")
+    return kid
+
+
+def parse_state_keys(spec: str) -> list[tuple[str, bytes]]:
+    """Parse MAZZO_STATE_KEYS: `kid=BASE64KEY[,kid2=BASE64KEY...]`, first one seals.
+
+    Entries are named by position (and key id once it is valid), never by their
+    text, because a malformed entry may be key material. Empty entries (a
+    trailing comma) are skipped.
+    """
+    entries = [entry.strip() for entry in spec.split(",")]
+    keys = [_parse_entry(entry, index) for index, entry in enumerate(entries, 1) if entry]
+    if not keys:
+        raise ValueError("no state keys given (expected kid=BASE64KEY[,kid2=BASE64KEY...])")
+    check_keys(keys)
+    return keys
+
+
+def _parse_entry(entry: str, index: int) -> tuple[str, bytes]:
+    kid, sep, encoded = (part.strip() for part in entry.partition("="))
+    where = f"state key entry {index}"
+    if not sep:
+        raise ValueError(f"{where}: expected kid=BASE64KEY")
+    check_key_id(kid, where)
+    key = _decode_base64(encoded, f"{where} (key id {kid!r})")
+    check_key(kid, key, where)
+    return kid, key
+
+
+def _decode_base64(text: str, where: str) -> bytes:
+    """Accept standard or URL-safe base64, with or without padding."""
+    normalized = text.replace("-", "+").replace("_", "/").rstrip("=")
+    padded = normalized + "=" * (-len(normalized) % 4)
+    try:
+        return base64.b64decode(padded.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise ValueError(f"{where}: key is not valid base64") from None
+
+
+def generate_dev_key() -> tuple[str, bytes]:
+    """A fresh random key for laptops and tests; tokens die with the process."""
+    return DEV_KEY_ID, AESGCM.generate_key(bit_length=256)

@@ -1,0 +1,207 @@
+"""Shared helpers for the Scopa engine tests: build exact situations, walk games.
+
+Imported as a plain module (``from scopa_support import ...``): pytest puts this
+directory on ``sys.path`` because it has no ``__init__.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from engine.cards import DECK, Card, parse_cards
+from engine.errors import IllegalMove
+from engine.events import CardsDealt, Deal, Event, HandScored, Redeal
+from engine.game import Move
+from engine.scopa import ScopaRules, ScopaState, apply, legal_moves, new_game
+
+Zone = str | Sequence[Card]
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """``cards("7D 3C")`` -> the two cards, in that order."""
+    return parse_cards(text.split())
+
+
+def card(text: str) -> Card:
+    (only,) = cards(text)
+    return only
+
+
+def zone(value: Zone) -> tuple[Card, ...]:
+    return cards(value) if isinstance(value, str) else tuple(value)
+
+
+def rest_of(*zones: Zone) -> tuple[Card, ...]:
+    """The cards of the deck (canonical order) that none of ``zones`` holds."""
+    used = {c for z in zones for c in zone(z)}
+    return tuple(c for c in DECK if c not in used)
+
+
+def deck_starting_with(top: Zone) -> tuple[Card, ...]:
+    """A full 40-card deck order whose first cards are ``top``; the rest in deck order."""
+    head = zone(top)
+    return head + rest_of(head)
+
+
+def shuffled_deck(seed: int) -> tuple[Card, ...]:
+    deck = list(DECK)
+    random.Random(seed).shuffle(deck)
+    return tuple(deck)
+
+
+def make_state(
+    *,
+    hands: Sequence[Zone],
+    table: Zone = (),
+    stock: Zone = (),
+    piles: Sequence[Zone] | None = None,
+    to_play: int = 0,
+    dealer: int | None = None,
+    rules: ScopaRules | None = None,
+    sweeps: Sequence[int] | None = None,
+    scores: Sequence[int] | None = None,
+    last_capture_side: int | None = None,
+    hand_number: int = 1,
+    rng: int = 12345,
+    winner: int | None = None,
+    fill: str | int | None = None,
+) -> ScopaState:
+    """A state exactly as given.
+
+    ``fill`` puts every card no zone names somewhere, so the state holds the 40
+    cards: ``"stock"`` appends them to the stock (after the given stock cards),
+    a side number adds them to that side's pile.
+    """
+    rules = rules or ScopaRules(players=len(hands))
+    assert rules.players == len(hands)
+    hand_zones = [zone(h) for h in hands]
+    table_zone = zone(table)
+    stock_zone = zone(stock)
+    pile_zones = [zone(p) for p in piles] if piles is not None else [()] * rules.sides
+    assert len(pile_zones) == rules.sides
+    if fill is not None:
+        rest = rest_of(*hand_zones, table_zone, stock_zone, *pile_zones)
+        if fill == "stock":
+            stock_zone += rest
+        else:
+            assert isinstance(fill, int)
+            pile_zones[fill] += rest
+    return ScopaState(
+        rules=rules,
+        dealer=(to_play - 1) % rules.players if dealer is None else dealer,
+        hand_number=hand_number,
+        to_play=to_play,
+        hands=tuple(hand_zones),
+        table=table_zone,
+        stock=stock_zone,
+        piles=tuple(pile_zones),
+        sweeps=tuple(sweeps) if sweeps is not None else (0,) * rules.sides,
+        last_capture_side=last_capture_side,
+        scores=tuple(scores) if scores is not None else (0,) * rules.sides,
+        rng=rng,
+        decks=(),
+        winner=winner,
+    )
+
+
+def all_cards(state: ScopaState) -> list[Card]:
+    """Every card the state holds, zone after zone (duplicates kept)."""
+    return [c for z in (*state.hands, state.table, state.stock, *state.piles) for c in z]
+
+
+def first_move(state: ScopaState) -> Move:
+    return legal_moves(state)[0]
+
+
+def random_chooser(seed: int) -> Callable[[ScopaState], Move]:
+    rnd = random.Random(seed)
+
+    def choose(state: ScopaState) -> Move:
+        return rnd.choice(legal_moves(state))
+
+    return choose
+
+
+@dataclass(frozen=True)
+class Step:
+    before: ScopaState
+    move: Move
+    after: ScopaState
+    events: list[Event]
+
+
+def steps(
+    state: ScopaState, choose: Callable[[ScopaState], Move], limit: int = 5000
+) -> Iterator[Step]:
+    """Play ``choose``'s moves until the game is over."""
+    for _ in range(limit):
+        if state.game_over:
+            return
+        move = choose(state)
+        after, events = apply(state, move)
+        yield Step(state, move, after, events)
+        state = after
+    raise AssertionError("the game did not end")
+
+
+def play_hand(
+    state: ScopaState, choose: Callable[[ScopaState], Move] = first_move
+) -> tuple[ScopaState, list[Event]]:
+    """Play until a hand is scored; return the state after it and every event."""
+    events: list[Event] = []
+    while True:
+        state, new = apply(state, choose(state))
+        events.extend(new)
+        if any(isinstance(e, HandScored) for e in new):
+            return state, events
+
+
+def deals_of(events: Sequence[Event]) -> list[Deal]:
+    return [e for e in events if isinstance(e, Deal)]
+
+
+def dealt_to(events: Sequence[Event]) -> dict[int, tuple[Card, ...]]:
+    return {e.seat: e.cards for e in events if isinstance(e, CardsDealt)}
+
+
+def expected_deal(
+    deck: Sequence[Card], players: int, dealer: int
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], tuple[Card, ...]]:
+    """Hands, table and stock dealt from ``deck`` by RULES.md, computed independently.
+
+    One card at a time to each seat, starting with the seat after the dealer,
+    three rounds; then four table cards; the rest is the stock.
+    """
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    pos = 0
+    for _round in range(3):
+        for k in range(1, players + 1):
+            hands[(dealer + k) % players].append(deck[pos])
+            pos += 1
+    return tuple(tuple(h) for h in hands), tuple(deck[pos : pos + 4]), tuple(deck[pos + 4 :])
+
+
+def start(
+    players: int = 2,
+    deck: Sequence[Card] | None = None,
+    seed: int = 1,
+    **rules_kw: object,
+) -> tuple[ScopaState, list[Event]]:
+    rules = ScopaRules(players=players, **rules_kw)  # type: ignore[arg-type]
+    decks = [deck] if deck is not None else []
+    return new_game(rules, seed=seed, decks=decks)
+
+
+def refusal(state: ScopaState, move: Move) -> IllegalMove:
+    """The IllegalMove ``apply`` raises for ``move`` (fails if it is accepted)."""
+    try:
+        apply(state, move)
+    except IllegalMove as exc:
+        return exc
+    raise AssertionError(f"{move} was accepted")
+
+
+def redeal_events(events: Sequence[Event]) -> list[Redeal]:
+    return [e for e in events if isinstance(e, Redeal)]

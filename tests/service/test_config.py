@@ -1,0 +1,190 @@
+"""Configuration: defaults, every variable, every kind of bad value, the settings table."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+
+import pytest
+
+from service.config import (
+    SETTINGS,
+    Config,
+    ConfigError,
+    settings_table_markdown,
+    split_addr,
+)
+from service.state_token import StateSealer
+
+KEY_A = bytes(range(32))
+KEY_B = bytes(range(16))
+KEYS_SPEC = f"k2={base64.b64encode(KEY_A).decode()},k1={base64.b64encode(KEY_B).decode()}"
+
+
+def test_defaults() -> None:
+    config = Config.from_env({})
+    assert config.grpc_addr == "127.0.0.1:50051"
+    assert config.http_addr == "127.0.0.1:8080"
+    assert config.metrics_addr == "127.0.0.1:9464"
+    assert config.grace_seconds == 10.0
+    assert config.grpc_workers == 16
+    assert config.max_request_bytes == 65536
+    assert config.log_level == "INFO"
+
+
+def test_dev_key_generated_when_keys_unset() -> None:
+    config = Config.from_env({})
+    assert config.dev_key
+    [(kid, key)] = config.state_keys
+    assert kid == "dev"
+    assert len(key) == 32
+    assert Config.from_env({}).state_keys[0][1] != key
+    sealer = StateSealer(config.state_keys)
+    assert sealer.open(sealer.seal(b"x")) == b"x"
+
+
+def test_every_variable_parsed() -> None:
+    env = {
+        "MAZZO_GRPC_ADDR": "[::]:6000",
+        "MAZZO_HTTP_ADDR": "0.0.0.0:80",
+        "MAZZO_METRICS_ADDR": " localhost:0 ",
+        "MAZZO_STATE_KEYS": KEYS_SPEC,
+        "MAZZO_GRACE_SECONDS": "2.5",
+        "MAZZO_GRPC_THREADS": "4",
+        "MAZZO_MAX_REQUEST_BYTES": "1024",
+        "MAZZO_LOG_LEVEL": "debug",
+        "UNRELATED": "ignored",
+    }
+    config = Config.from_env(env)
+    assert config == Config(
+        grpc_addr="[::]:6000",
+        http_addr="0.0.0.0:80",
+        metrics_addr="localhost:0",
+        state_keys=(("k2", KEY_A), ("k1", KEY_B)),
+        grace_seconds=2.5,
+        grpc_workers=4,
+        max_request_bytes=1024,
+        log_level="DEBUG",
+    )
+    assert not config.dev_key
+
+
+def test_from_env_defaults_to_os_environ(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MAZZO_GRPC_THREADS", "3")
+    monkeypatch.delenv("MAZZO_STATE_KEYS", raising=False)
+    assert Config.from_env().grpc_workers == 3
+
+
+def test_empty_metrics_addr_disables() -> None:
+    assert Config.from_env({"MAZZO_METRICS_ADDR": ""}).metrics_addr == ""
+    assert Config.from_env({"MAZZO_METRICS_ADDR": "  "}).metrics_addr == ""
+
+
+def test_zero_grace_is_allowed() -> None:
+    assert Config.from_env({"MAZZO_GRACE_SECONDS": "0"}).grace_seconds == 0.0
+
+
+def test_config_is_frozen_and_hides_keys() -> None:
+    config = Config.from_env({"MAZZO_STATE_KEYS": KEYS_SPEC})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.grpc_workers = 2  # type: ignore[misc]
+    assert "state_keys" not in repr(config)
+    assert repr(KEY_A) not in repr(config)
+
+
+BAD_VALUES = [
+    ("MAZZO_GRPC_ADDR", "50051", "expected host:port"),
+    ("MAZZO_GRPC_ADDR", "", "expected host:port"),
+    ("MAZZO_GRPC_ADDR", ":50051", "expected host:port"),
+    ("MAZZO_GRPC_ADDR", "localhost:", "port"),
+    ("MAZZO_GRPC_ADDR", "localhost:65536", "port"),
+    ("MAZZO_GRPC_ADDR", "localhost:-1", "port"),
+    ("MAZZO_GRPC_ADDR", "localhost:http", "port"),
+    ("MAZZO_GRPC_ADDR", "::1:50051", "brackets"),
+    ("MAZZO_GRPC_ADDR", "[nothost]:50051", "IPv6"),
+    ("MAZZO_GRPC_ADDR", "bad host:50051", "bad host"),
+    ("MAZZO_HTTP_ADDR", "localhost:99999", "port"),
+    ("MAZZO_HTTP_ADDR", "localhost", "expected host:port"),
+    ("MAZZO_METRICS_ADDR", "9464", "expected host:port"),
+    ("MAZZO_STATE_KEYS", "", "set but empty"),
+    ("MAZZO_STATE_KEYS", "k1", "expected kid=BASE64KEY"),
+    ("MAZZO_STATE_KEYS", "k1=!!!", "base64"),
+    ("MAZZO_STATE_KEYS", "k1=AAAA", "16, 24 or 32 bytes"),
+    ("MAZZO_STATE_KEYS", f"dev={base64.b64encode(KEY_A).decode()}", "reserved"),
+    ("MAZZO_STATE_KEYS", f"{KEYS_SPEC},{KEYS_SPEC}", "given twice"),
+    ("MAZZO_GRACE_SECONDS", "ten", "bad number"),
+    ("MAZZO_GRACE_SECONDS", "", "bad number"),
+    ("MAZZO_GRACE_SECONDS", "-1", "bad number"),
+    ("MAZZO_GRACE_SECONDS", "nan", "bad number"),
+    ("MAZZO_GRACE_SECONDS", "inf", "bad number"),
+    ("MAZZO_GRPC_THREADS", "0", "bad number"),
+    ("MAZZO_GRPC_THREADS", "1.5", "bad number"),
+    ("MAZZO_GRPC_THREADS", "-4", "bad number"),
+    ("MAZZO_GRPC_THREADS", "many", "bad number"),
+    ("MAZZO_GRPC_THREADS", "1_000", "bad number"),
+    ("MAZZO_MAX_REQUEST_BYTES", "64k", "bad number"),
+    ("MAZZO_MAX_REQUEST_BYTES", "0", "bad number"),
+    ("MAZZO_MAX_REQUEST_BYTES", str(2**31), "bad number"),
+    ("MAZZO_LOG_LEVEL", "LOUD", "bad log level"),
+    ("MAZZO_LOG_LEVEL", "", "bad log level"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "message"), BAD_VALUES)
+def test_bad_value_names_the_variable(name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        Config.from_env({name: value})
+    assert isinstance(caught.value, ValueError)
+    assert str(caught.value).startswith(f"{name}: ")
+    assert message in str(caught.value)
+    assert base64.b64encode(KEY_A).decode() not in str(caught.value)
+
+
+def test_every_setting_is_covered_by_bad_value_tests() -> None:
+    assert {name for name, _, _ in SETTINGS} == {name for name, _, _ in BAD_VALUES}
+
+
+@pytest.mark.parametrize(
+    ("addr", "expected"),
+    [
+        ("127.0.0.1:50051", ("127.0.0.1", 50051)),
+        ("localhost:0", ("localhost", 0)),
+        ("mazzo-0.mazzo.svc.cluster.local:65535", ("mazzo-0.mazzo.svc.cluster.local", 65535)),
+        ("[::]:8080", ("::", 8080)),
+        ("[::1]:9464", ("::1", 9464)),
+        ("[2001:db8::1]:80", ("2001:db8::1", 80)),
+    ],
+)
+def test_split_addr(addr: str, expected: tuple[str, int]) -> None:
+    assert split_addr(addr) == expected
+
+
+@pytest.mark.parametrize("addr", ["", "host", "host:", ":1", "host:1:2", "[::1]", "h:123456"])
+def test_split_addr_refuses(addr: str) -> None:
+    with pytest.raises(ValueError, match="bad address"):
+        split_addr(addr)
+
+
+def test_settings_match_config_defaults() -> None:
+    defaults = Config.from_env({})
+    shown = {name: default for name, default, _ in SETTINGS}
+    assert shown["MAZZO_GRPC_ADDR"] == defaults.grpc_addr
+    assert shown["MAZZO_HTTP_ADDR"] == defaults.http_addr
+    assert shown["MAZZO_METRICS_ADDR"] == defaults.metrics_addr
+    assert float(shown["MAZZO_GRACE_SECONDS"]) == defaults.grace_seconds
+    assert int(shown["MAZZO_GRPC_THREADS"]) == defaults.grpc_workers
+    assert int(shown["MAZZO_MAX_REQUEST_BYTES"]) == defaults.max_request_bytes
+    assert shown["MAZZO_LOG_LEVEL"] == defaults.log_level
+    assert shown["MAZZO_STATE_KEYS"] == ""
+
+
+def test_settings_table_markdown() -> None:
+    table = settings_table_markdown()
+    lines = table.splitlines()
+    assert lines[0] == "| Variable | Default | Meaning |"
+    assert len(lines) == 2 + len(SETTINGS)
+    assert all(line.startswith("| ") and line.endswith(" |") for line in lines)
+    assert all(line.count(" | ") == 2 for line in lines)
+    for name, _, _ in SETTINGS:
+        assert f"| `{name}` |" in table
+    assert "| `MAZZO_GRPC_THREADS` | `16` |" in table
