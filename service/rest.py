@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 
 def _json(body: object, status: int = 200) -> Response:
-    return Response(json.dumps(body), status=status, mimetype="application/json")
+    return Response(json.dumps(body) + "\n", status=status, mimetype="application/json")
 
 
 def _error_response(error: ApiError) -> Response:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scopa_support import (
+from tests.engine.scopa_support import (
     card,
     cards,
     deals_of,
@@ -66,8 +66,8 @@ def test_four_players_with_seat_1_dealing_spelled_out():
     deck = deck_starting_with("1D 1C 1S 1B 2D 2C 2S 2B 3D 3C 3S 3B 4D 4C 4S 4B")
     state, _ = new_game(ScopaRules(players=4), seed=1, decks=[deck], first_dealer=1)
     assert state.hands == (
-        cards("1B 2B 3B"),
         cards("1S 2S 3S"),
+        cards("1B 2B 3B"),
         cards("1D 2D 3D"),
         cards("1C 2C 3C"),
     )
@@ -129,7 +129,9 @@ def test_a_hand_has_6_4_3_or_2_deals_and_later_deals_add_nothing_to_the_table(pl
 
 def test_a_later_deal_gives_three_more_cards_each_from_the_top_and_nothing_to_the_table():
     stock = cards("1B 2B 3B 4B 5B 6B")
-    state = make_state(hands=["", "5C"], table="4D 6D", stock=stock, to_play=1, fill=0)
+    state = make_state(
+        hands=["", "5C"], table="4D 6D", stock=stock, to_play=1, dealer=1, fill=0
+    )
     state, events = apply(state, Move(1, card("5C")))
     (deal,) = deals_of(events)
     assert deal == Deal(hand_number=1, dealer=1, table=(), hand_sizes=(3, 3), stock_size=0)
