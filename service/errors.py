@@ -10,6 +10,7 @@ with the HTTP code that grpc-gateway v2 uses for the gRPC code.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 
 import grpc
 from google.protobuf import any_pb2
@@ -41,6 +42,18 @@ HTTP_STATUS: dict[grpc.StatusCode, int] = {
 }
 
 
+class ServiceReason(StrEnum):
+    """Reasons the transports give themselves; the engine's are engine.Reason."""
+
+    MALFORMED_REQUEST = "MALFORMED_REQUEST"
+    MOVE_MISSING = "MOVE_MISSING"
+    REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE"
+    NOT_FOUND = "NOT_FOUND"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    BAD_REQUEST = "BAD_REQUEST"
+    INTERNAL = "INTERNAL"
+
+
 class ApiError(Exception):
     def __init__(
         self,
@@ -68,6 +81,11 @@ class ApiError(Exception):
     @classmethod
     def invalid(cls, reason: str, message: str, **metadata: str) -> ApiError:
         return cls(grpc.StatusCode.INVALID_ARGUMENT, reason, message, metadata)
+
+    @classmethod
+    def internal(cls) -> ApiError:
+        """A bug: the caller learns nothing of it but that it was not their fault."""
+        return cls(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL, "internal error")
 
     def error_info(self) -> error_details_pb2.ErrorInfo:
         return error_details_pb2.ErrorInfo(

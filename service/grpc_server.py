@@ -29,7 +29,7 @@ def _unary_behaviour(call: Callable[[Any], Message]) -> Callable[[Any, grpc.Serv
         except Exception:
             # A bug must not leak a traceback to the caller nor kill the server.
             log.exception("unexpected error in %s", call.__name__)
-            error = ApiError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
+            error = ApiError.internal()
         context.abort_with_status(rpc_status.to_status(error.to_status()))
 
     return behaviour

@@ -20,7 +20,7 @@ from engine import GAMES, IllegalMove, RuleError, dump_state, game_of, get_game,
 from engine.errors import InvalidInput, Reason
 from mazzo.v1 import engine_pb2 as pb
 from service import codec
-from service.errors import ApiError
+from service.errors import ApiError, ServiceReason
 from service.metrics import Metrics
 from service.state_token import StateSealer, StateTokenError
 
@@ -145,7 +145,7 @@ class EngineHandlers:
     @staticmethod
     def _move(request: pb.PlayRequest | pb.ValidateRequest) -> Any:
         if not request.HasField("move"):
-            raise ApiError.invalid("MOVE_MISSING", "the request has no move")
+            raise ApiError.invalid(ServiceReason.MOVE_MISSING, "the request has no move")
         with _rule_errors():
             return codec.move_from_pb(request.move)
 

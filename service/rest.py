@@ -16,7 +16,7 @@ from flask import Flask, Response, request
 from google.protobuf import json_format
 from werkzeug.exceptions import HTTPException
 
-from service.errors import ApiError
+from service.errors import ApiError, ServiceReason
 from service.handlers import EngineHandlers, Rpc, rpcs
 from service.metrics import Metrics, instrument_flask
 
@@ -39,7 +39,7 @@ def _view(rpc: Rpc) -> Callable[[], Response]:
             try:
                 json_format.Parse(body, message)
             except (json_format.ParseError, UnicodeDecodeError) as exc:
-                return _error_response(ApiError.invalid("MALFORMED_REQUEST", str(exc)))
+                return _error_response(ApiError.invalid(ServiceReason.MALFORMED_REQUEST, str(exc)))
         try:
             reply = rpc.call(message)
         except ApiError as error:
@@ -51,15 +51,15 @@ def _view(rpc: Rpc) -> Callable[[], Response]:
 
 
 _HTTP_ERRORS = {
-    404: (grpc.StatusCode.NOT_FOUND, "NOT_FOUND"),
-    405: (grpc.StatusCode.UNIMPLEMENTED, "METHOD_NOT_ALLOWED"),
-    413: (grpc.StatusCode.INVALID_ARGUMENT, "REQUEST_TOO_LARGE"),
+    404: (grpc.StatusCode.NOT_FOUND, ServiceReason.NOT_FOUND),
+    405: (grpc.StatusCode.UNIMPLEMENTED, ServiceReason.METHOD_NOT_ALLOWED),
+    413: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.REQUEST_TOO_LARGE),
 }
 
 
 def _http_error(exc: HTTPException) -> Response:
     code, reason = _HTTP_ERRORS.get(
-        exc.code or 500, (grpc.StatusCode.INVALID_ARGUMENT, "BAD_REQUEST")
+        exc.code or 500, (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.BAD_REQUEST)
     )
     response = _error_response(ApiError(code, reason, exc.description or exc.name))
     if exc.code == 405:
@@ -69,7 +69,7 @@ def _http_error(exc: HTTPException) -> Response:
 
 def _internal_error(exc: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.path)
-    return _error_response(ApiError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error"))
+    return _error_response(ApiError.internal())
 
 
 def create_app(handlers: EngineHandlers, metrics: Metrics, max_request_bytes: int = 65536) -> Flask:
