@@ -73,12 +73,22 @@ class ScopaRules:
     primiera: PrimieraRule = PrimieraRule.STANDARD
 
     def __post_init__(self) -> None:
-        if self.players not in PLAYER_COUNTS:
+        try:
+            # Accept the option's text ("sevens") as well as the member.
+            object.__setattr__(self, "primiera", PrimieraRule(self.primiera))
+        except ValueError:
+            allowed = ", ".join(r.value for r in PrimieraRule)
+            raise InvalidInput(
+                Reason.INVALID_OPTION,
+                f"primiera must be one of {allowed}, not {self.primiera!r}",
+                {"option": "primiera"},
+            ) from None
+        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
             raise InvalidInput(
                 Reason.INVALID_PLAYERS,
                 f"Scopa is played by 2, 3, 4 or 6 players, not {self.players}",
             )
-        if not 1 <= self.target <= MAX_TARGET:
+        if type(self.target) is not int or not 1 <= self.target <= MAX_TARGET:
             raise InvalidInput(
                 Reason.INVALID_OPTION,
                 f"target must be between 1 and {MAX_TARGET}, not {self.target}",
@@ -552,6 +562,7 @@ def decode(data: bytes) -> ScopaState:
     except (struct.error, IndexError, ValueError, KeyError, InvalidInput) as exc:
         raise InvalidInput(Reason.STATE_CORRUPT, f"the state does not decode: {exc}") from exc
     _check_cards_accounted(state)
+    _check_consistent(state)
     return state
 
 
@@ -602,6 +613,38 @@ def _decode(data: memoryview) -> ScopaState:
         rng=rng_state,
         decks=decks,
         winner=None if winner == _NONE else winner,
+    )
+
+
+def _check_consistent(state: ScopaState) -> None:
+    """Refuse states no game can reach, so that no later call trips on one."""
+    sides = state.rules.sides
+    problems = []
+    if state.winner is not None and not 0 <= state.winner < sides:
+        problems.append("winner out of range")
+    if state.last_capture_side is not None and not 0 <= state.last_capture_side < sides:
+        problems.append("last capturing side out of range")
+    if state.hand_number < 1:
+        problems.append("hand number below 1")
+    if not _hands_fit_turn(state):
+        problems.append("hand sizes do not fit the turn")
+    if problems:
+        raise InvalidInput(
+            Reason.STATE_CORRUPT, "the state is inconsistent: " + ", ".join(problems)
+        )
+
+
+def _hands_fit_turn(state: ScopaState) -> bool:
+    """The seats that already played this round (from the seat after the dealer up
+    to the seat to play) hold one card fewer than the others; at the end, none."""
+    if state.game_over:
+        return not any(state.hands)
+    players = state.rules.players
+    size = len(state.hands[state.to_play])
+    leader = (state.dealer + 1) % players
+    played = {(leader + k) % players for k in range((state.to_play - leader) % players)}
+    return size > 0 and all(
+        len(hand) == size - (seat in played) for seat, hand in enumerate(state.hands)
     )
 
 

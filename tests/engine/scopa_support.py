@@ -6,6 +6,7 @@ directory on ``sys.path`` because it has no ``__init__.py``.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from engine.cards import DECK, Card, parse_cards
 from engine.errors import IllegalMove
 from engine.events import CardsDealt, Deal, Event, HandScored, Redeal
 from engine.game import Move
-from engine.scopa import ScopaRules, ScopaState, apply, legal_moves, new_game
+from engine.scopa import ScopaRules, ScopaState, apply, legal_moves, new_game, status, view
 
 Zone = str | Sequence[Card]
 
@@ -205,3 +206,102 @@ def refusal(state: ScopaState, move: Move) -> IllegalMove:
 
 def redeal_events(events: Sequence[Event]) -> list[Redeal]:
     return [e for e in events if isinstance(e, Redeal)]
+
+
+# ---------------------------------------------------------------- hidden information
+
+
+def cards_in(value: object) -> list[Card]:
+    """Every card anywhere inside ``value`` (dataclasses, tuples, sets, dicts...)."""
+    found: list[Card] = []
+
+    def walk(item: object) -> None:
+        if isinstance(item, Card):
+            found.append(item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            for f in dataclasses.fields(item):
+                walk(getattr(item, f.name))
+        elif isinstance(item, dict):
+            for key, val in item.items():
+                walk(key)
+                walk(val)
+        elif isinstance(item, (tuple, list, set, frozenset)):
+            for sub in item:
+                walk(sub)
+
+    walk(value)
+    return found
+
+
+def hidden_from(state: ScopaState, seat: int) -> set[Card]:
+    """The cards ``seat`` may not see: the other hands and the stock."""
+    others = {c for s, hand in enumerate(state.hands) if s != seat for c in hand}
+    return others | set(state.stock)
+
+
+def check_view(state: ScopaState, seat: int) -> None:
+    """``view(state, seat)`` shows what RULES.md allows and nothing it forbids."""
+    seen = view(state, seat)
+    assert seen.seat == seat
+    assert seen.side == state.rules.side_of(seat)
+    assert seen.hand == state.hands[seat]
+    assert seen.table == state.table
+    assert seen.hand_sizes == tuple(len(h) for h in state.hands)
+    assert seen.stock_size == len(state.stock)
+    assert seen.piles == state.piles
+    assert seen.sweeps == state.sweeps
+    assert seen.status == status(state)
+    names = {f.name for f in dataclasses.fields(seen)}
+    assert not names & {"hands", "stock", "rng", "decks"}
+    shown = set(cards_in(seen))
+    assert not shown & hidden_from(state, seat)
+    public = set(state.table).union(*state.piles)
+    assert shown <= public | set(state.hands[seat])
+
+
+def check_deal_events(state: ScopaState, events: Sequence[Event], *, first: bool) -> None:
+    """A deal's events: the face-up table and counts for all, each hand for its seat only."""
+    deal = [e for e in events if isinstance(e, Deal)]
+    assert len(deal) == 1
+    assert deal[0].visible_to is None
+    assert deal[0].table == (state.table if first else ())
+    assert deal[0].hand_sizes == tuple(len(h) for h in state.hands)
+    assert deal[0].stock_size == len(state.stock)
+    dealt = [e for e in events if isinstance(e, CardsDealt)]
+    assert [e.seat for e in dealt] == list(range(state.rules.players))
+    for e in dealt:
+        assert e.visible_to == e.seat
+        assert e.cards == state.hands[e.seat]
+    for e in events:
+        if isinstance(e, Redeal):
+            assert e.visible_to is None
+
+
+def check_step_events(before: ScopaState, move: Move, after: ScopaState, events: Sequence[Event]):
+    """Only CardsDealt is private; public events name only cards that are face up."""
+    for e in events:
+        if isinstance(e, CardsDealt):
+            assert e.visible_to == e.seat
+        else:
+            assert e.visible_to is None
+    scored = next((i for i, e in enumerate(events) if isinstance(e, HandScored)), None)
+    this_hand = events if scored is None else events[: scored + 1]
+    next_hand = [] if scored is None else events[scored + 1 :]
+    # Within the hand: the played card, the table and the piles are all a public event
+    # may name; a later deal's cards go to their seats only.
+    face_up = {move.card} | set(before.table) | set().union(*before.piles)
+    for e in this_hand:
+        if e.visible_to is None:
+            assert set(cards_in(e)) <= face_up, e
+    later_deal = [e for e in this_hand if isinstance(e, (Deal, CardsDealt))]
+    if later_deal:
+        check_deal_events(after, later_deal, first=False)
+    if next_hand and not after.game_over:
+        check_deal_events(after, next_hand, first=True)
+    # No card hidden from a seat after this step is shown to it by the step's events.
+    # (When a hand ends, the old hand's cards were all face up before the new deal, and a
+    # void table's cards went back into the shuffle: only the new deal can leak.)
+    relevant = [e for e in next_hand if not isinstance(e, Redeal)] if next_hand else events
+    for seat in range(after.rules.players):
+        shown = {c for e in relevant if e.visible_to in (None, seat) for c in cards_in(e)}
+        assert not shown & hidden_from(after, seat), seat

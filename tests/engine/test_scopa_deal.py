@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import pytest
+
+from engine import DECK, InvalidInput, Reason, rng
+from engine.events import CardsDealt, Deal, HandScored, Redeal
+from engine.game import Move
+from engine.scopa import ScopaRules, apply, legal_moves, new_game, view
 from tests.engine.scopa_support import (
     card,
     cards,
@@ -14,11 +19,6 @@ from tests.engine.scopa_support import (
     play_hand,
     shuffled_deck,
 )
-
-from engine import DECK, InvalidInput, Reason, rng
-from engine.events import CardsDealt, Deal, HandScored, Redeal
-from engine.game import Move
-from engine.scopa import ScopaRules, apply, legal_moves, new_game, view
 
 DEALS_PER_HAND = {2: 6, 3: 4, 4: 3, 6: 2}
 
@@ -38,9 +38,9 @@ def test_two_players_are_dealt_one_card_at_a_time_from_the_top_starting_after_th
 @pytest.mark.parametrize("deck_seed", [1, 2, 3])
 def test_the_deal_follows_the_explicit_deck_order_for_every_player_count(players, deck_seed):
     deck = shuffled_deck(deck_seed)
+    kings = sum(c.rank == 10 for c in deck[3 * players : 3 * players + 4])
+    assert kings < 3, "this deck would be redealt: pick another deck seed"
     state, events = new_game(ScopaRules(players=players), seed=1, decks=[deck])
-    if sum(c.rank == 10 for c in deck[3 * players : 3 * players + 4]) >= 3:
-        pytest.fail("pick another deck seed: this one redeals")
     hands, table, stock = expected_deal(deck, players, players - 1)
     assert state.hands == hands
     assert state.table == table
@@ -129,9 +129,7 @@ def test_a_hand_has_6_4_3_or_2_deals_and_later_deals_add_nothing_to_the_table(pl
 
 def test_a_later_deal_gives_three_more_cards_each_from_the_top_and_nothing_to_the_table():
     stock = cards("1B 2B 3B 4B 5B 6B")
-    state = make_state(
-        hands=["", "5C"], table="4D 6D", stock=stock, to_play=1, dealer=1, fill=0
-    )
+    state = make_state(hands=["", "5C"], table="4D 6D", stock=stock, to_play=1, dealer=1, fill=0)
     state, events = apply(state, Move(1, card("5C")))
     (deal,) = deals_of(events)
     assert deal == Deal(hand_number=1, dealer=1, table=(), hand_sizes=(3, 3), stock_size=0)

@@ -1,0 +1,33 @@
+"""Rules options are checked where they are made, whatever their source."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import InvalidInput, Reason
+from engine.scopa import PrimieraRule, ScopaRules
+
+
+def test_primiera_option_may_be_given_by_its_text():
+    assert ScopaRules(primiera="sevens").primiera is PrimieraRule.SEVENS  # type: ignore[arg-type]
+
+
+def test_unknown_primiera_option_is_refused_as_invalid_option():
+    with pytest.raises(InvalidInput) as refused:
+        ScopaRules(primiera="bogus")  # type: ignore[arg-type]
+    assert refused.value.reason is Reason.INVALID_OPTION
+    assert refused.value.details == {"option": "primiera"}
+
+
+@pytest.mark.parametrize("players", [2.0, True, "2"])
+def test_players_must_be_a_whole_number(players):
+    with pytest.raises(InvalidInput) as refused:
+        ScopaRules(players=players)
+    assert refused.value.reason is Reason.INVALID_PLAYERS
+
+
+@pytest.mark.parametrize("target", [11.5, "11", None])
+def test_target_must_be_a_whole_number(target):
+    with pytest.raises(InvalidInput) as refused:
+        ScopaRules(target=target)
+    assert refused.value.reason is Reason.INVALID_OPTION
