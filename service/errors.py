@@ -61,12 +61,16 @@ class ApiError(Exception):
         reason: str,
         message: str,
         metadata: Mapping[str, str] | None = None,
+        *,
+        http_status: int | None = None,
     ):
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
         self.metadata = dict(metadata or {})
+        # Only for HTTP-level refusals that the gRPC table cannot express (405).
+        self._http_status = http_status
 
     @classmethod
     def from_rule_error(cls, error: RuleError) -> ApiError:
@@ -101,7 +105,7 @@ class ApiError(Exception):
 
     @property
     def http_status(self) -> int:
-        return HTTP_STATUS[self.code]
+        return self._http_status or HTTP_STATUS[self.code]
 
     def envelope(self) -> dict[str, object]:
         """The AIP-193 JSON error body."""

@@ -41,6 +41,17 @@ def main() -> int:
     metrics = Metrics()
     handlers = EngineHandlers(StateSealer(config.state_keys), metrics)
 
+    # Handlers first: a SIGTERM that arrives while starting (or right after the
+    # "listening" lines) must drain and exit 0, not kill the process.
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        log.info("%s received: draining", signal.Signals(signum).name)
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
     grpc_server = GrpcServer(
         handlers,
         metrics,
@@ -68,14 +79,6 @@ def main() -> int:
             "metrics listening on %s:%d", split_addr(config.metrics_addr)[0], metrics_server.port
         )
 
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        log.info("%s received: draining", signal.Signals(signum).name)
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
     while not stop.wait(0.5):
         pass
 

@@ -123,10 +123,6 @@ class Metrics:
             ("reason",),
             registry=self.registry,
         )
-        # Short aliases of the same series (the names above are the exposed ones).
-        self.games_started = self.mazzo_games_started_total
-        self.moves = self.mazzo_moves_total
-        self.states_refused = self.mazzo_states_refused_total
         # Series that exist from the start at 0 make rate() and alerts work at once.
         for reason in STATE_REFUSAL_REASONS:
             self.mazzo_states_refused_total.labels(reason=reason)

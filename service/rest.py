@@ -14,7 +14,7 @@ from collections.abc import Callable
 import grpc
 from flask import Flask, Response, request
 from google.protobuf import json_format
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from service.errors import ApiError, ServiceReason
 from service.handlers import EngineHandlers, Rpc, rpcs
@@ -36,6 +36,9 @@ def _view(rpc: Rpc) -> Callable[[], Response]:
         message = rpc.request_type()
         if rpc.http_method != "GET":
             body = request.get_data(cache=False) or b"{}"
+            # Werkzeug cuts a streamed (chunked) body at MAX_CONTENT_LENGTH without
+            # a word; reading on raises 413 (REQUEST_TOO_LARGE) if it reached it.
+            request.stream.read(1)
             try:
                 json_format.Parse(body, message)
             except (json_format.ParseError, UnicodeDecodeError) as exc:
@@ -61,9 +64,12 @@ def _http_error(exc: HTTPException) -> Response:
     code, reason = _HTTP_ERRORS.get(
         exc.code or 500, (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.BAD_REQUEST)
     )
-    response = _error_response(ApiError(code, reason, exc.description or exc.name))
-    if exc.code == 405:
-        response.status_code = 405  # the route exists; only the verb is wrong
+    message = exc.description or exc.name
+    if not isinstance(exc, MethodNotAllowed):
+        return _error_response(ApiError(code, reason, message))
+    # The route exists; only the verb is wrong: 405, with the Allow header HTTP requires.
+    response = _error_response(ApiError(code, reason, message, http_status=405))
+    response.headers["Allow"] = ", ".join(sorted(exc.valid_methods or ()))
     return response
 
 
@@ -73,7 +79,8 @@ def _internal_error(exc: Exception) -> Response:
 
 
 def create_app(handlers: EngineHandlers, metrics: Metrics, max_request_bytes: int = 65536) -> Flask:
-    app = Flask("mazzo")
+    # No static folder: the gateway serves the proto's routes and /metrics, nothing else.
+    app = Flask("mazzo", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = max_request_bytes
     for rpc in rpcs(handlers):
         app.add_url_rule(rpc.http_path, rpc.name, _view(rpc), methods=[rpc.http_method])

@@ -307,9 +307,6 @@ def test_exposition_and_initial_series(metrics: Metrics) -> None:
     text = body.decode()
     for reason in REASONS:
         assert f'mazzo_states_refused_total{{reason="{reason}"}} 0.0' in text
-    assert metrics.states_refused is metrics.mazzo_states_refused_total
-    assert metrics.games_started is metrics.mazzo_games_started_total
-    assert metrics.moves is metrics.mazzo_moves_total
 
 
 def test_buckets_cover_50us_to_1s(metrics: Metrics) -> None:
