@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from engine.cards import Card
+from engine.errors import IllegalMove, InvalidInput, Reason
 from engine.events import Event
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,3 +96,50 @@ class Game(Protocol):
     def encode(self, state: Any) -> bytes: ...
 
     def decode(self, data: bytes) -> Any: ...
+
+
+# ---------------------------------------------------------------- shared rule pieces
+
+
+def check_turn(
+    move: Move, *, players: int, to_play: int, hand: Sequence[Card], game_over: bool
+) -> None:
+    """The checks every game makes first: the game goes on, the seat exists,
+    it is its turn, it holds the card."""
+    if game_over:
+        raise IllegalMove(Reason.GAME_OVER, "the game is over")
+    check_seat(move.seat, players)
+    if move.seat != to_play:
+        raise IllegalMove(
+            Reason.NOT_YOUR_TURN,
+            f"it is seat {to_play}'s turn, not seat {move.seat}'s",
+            {"seatToPlay": str(to_play)},
+        )
+    if move.card not in hand:
+        raise IllegalMove(Reason.CARD_NOT_IN_HAND, f"{move.card} is not in seat {move.seat}'s hand")
+
+
+def check_seat(seat: int, players: int) -> None:
+    if not 0 <= seat < players:
+        raise InvalidInput(Reason.INVALID_SEAT, f"seat must be 0..{players - 1}, not {seat}")
+
+
+def unique_best(values: Sequence[Any]) -> int | None:
+    """Index of the strictly greatest value; ``None`` when the best is shared."""
+    best = max(values)
+    leaders = [i for i, v in enumerate(values) if v == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def game_winner(scores: Sequence[int], target: int) -> int | None:
+    """The side that reached the target alone in the lead, if any.
+
+    With two sides this is also Tressette's rule: once a side has reached the
+    target the side with more points wins; equal points, another hand.
+    """
+    best = unique_best(scores)
+    return best if best is not None and scores[best] >= target else None
+
+
+def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*values[:index], value, *values[index + 1 :])

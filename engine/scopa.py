@@ -16,12 +16,10 @@ import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TypeVar
 
-from engine import rng
+from engine import deal
 from engine.cards import (
     COINS,
-    DECK,
     DECK_SIZE,
     KING,
     SETTEBELLO,
@@ -42,7 +40,16 @@ from engine.events import (
     Redeal,
     SideScore,
 )
-from engine.game import Move, OptionSpec, Status
+from engine.game import (
+    Move,
+    OptionSpec,
+    Status,
+    check_seat,
+    check_turn,
+    game_winner,
+    replace_at,
+    unique_best,
+)
 
 PLAYER_COUNTS = (2, 3, 4, 6)
 HAND_SIZE = 3
@@ -53,8 +60,6 @@ MAX_TARGET = 1000
 PRIMIERA_SCALE = (0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
 #: The sevens rule compares counts of these ranks, in this order.
 SEVENS_ORDER = (7, 6, 5, 4, 3, 2, 1)
-
-_T = TypeVar("_T")
 
 
 class PrimieraRule(StrEnum):
@@ -156,19 +161,14 @@ def new_game(
     first_dealer: int | None = None,
 ) -> tuple[ScopaState, list[Event]]:
     """Shuffle (or take ``decks[0]``) and deal the first hand."""
-    if not 0 <= seed <= rng.MASK64:
-        raise InvalidInput(Reason.INVALID_SEED, "the seed must be an integer in 0 .. 2**64-1")
-    explicit = tuple(tuple(deck) for deck in decks)
-    for deck in explicit:
-        check_full_deck(deck)
-    dealer = rules.players - 1 if first_dealer is None else first_dealer
-    if not 0 <= dealer < rules.players:
-        raise InvalidInput(
-            Reason.INVALID_SEAT,
-            f"first dealer must be a seat 0..{rules.players - 1}, not {dealer}",
-            {"option": "firstDealer"},
-        )
-    return _start_hand(rules, dealer, 1, (0,) * rules.sides, seed, explicit)
+    return _start_hand(
+        rules,
+        deal.first_dealer(rules.players, first_dealer),
+        1,
+        (0,) * rules.sides,
+        deal.check_seed(seed),
+        deal.check_decks(decks),
+    )
 
 
 def _start_hand(
@@ -181,11 +181,8 @@ def _start_hand(
 ) -> tuple[ScopaState, list[Event]]:
     events: list[Event] = []
     while True:
-        if decks:
-            deck, decks = decks[0], decks[1:]
-        else:
-            rng_state, deck = rng.shuffled(rng_state, DECK)
-        hands, rest = _deal_round(deck, rules.players, dealer)
+        rng_state, deck, decks = deal.next_deck(rng_state, decks)
+        hands, rest = deal.deal_round(deck, rules.players, dealer, HAND_SIZE)
         table, stock = rest[:FIRST_TABLE_SIZE], rest[FIRST_TABLE_SIZE:]
         if sum(1 for c in table if c.rank == KING) < 3:
             break
@@ -208,20 +205,6 @@ def _start_hand(
     )
     events.extend(_deal_events(state, table))
     return state, events
-
-
-def _deal_round(
-    stock: tuple[Card, ...], players: int, dealer: int
-) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
-    """Deal HAND_SIZE cards each, one at a time from the top, starting after the dealer."""
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    order = [(dealer + k) % players for k in range(1, players + 1)]
-    dealt = 0
-    for _ in range(HAND_SIZE):
-        for seat in order:
-            hands[seat].append(stock[dealt])
-            dealt += 1
-    return tuple(tuple(h) for h in hands), stock[dealt:]
 
 
 def _deal_events(state: ScopaState, table: tuple[Card, ...]) -> list[Event]:
@@ -281,17 +264,13 @@ def resolve(state: ScopaState, move: Move) -> Move:
     Raises :class:`IllegalMove` (or :class:`InvalidInput` for a seat that does
     not exist) saying why not.
     """
-    if state.game_over:
-        raise IllegalMove(Reason.GAME_OVER, "the game is over")
-    _check_seat(state, move.seat)
-    if move.seat != state.to_play:
-        raise IllegalMove(
-            Reason.NOT_YOUR_TURN,
-            f"it is seat {state.to_play}'s turn, not seat {move.seat}'s",
-            {"seatToPlay": str(state.to_play)},
-        )
-    if move.card not in state.hands[move.seat]:
-        raise IllegalMove(Reason.CARD_NOT_IN_HAND, f"{move.card} is not in seat {move.seat}'s hand")
+    check_turn(
+        move,
+        players=state.rules.players,
+        to_play=state.to_play,
+        hand=state.hands[move.seat] if 0 <= move.seat < state.rules.players else (),
+        game_over=state.game_over,
+    )
     absent = sorted(move.take.difference(state.table))
     if absent:
         raise IllegalMove(Reason.CARD_NOT_ON_TABLE, f"{format_cards(absent)} not on the table")
@@ -334,13 +313,6 @@ def _describe(options: list[frozenset[Card]]) -> str:
     return " or ".join(_take_text(t) for t in options)
 
 
-def _check_seat(state: ScopaState, seat: int) -> None:
-    if not 0 <= seat < state.rules.players:
-        raise InvalidInput(
-            Reason.INVALID_SEAT, f"seat must be 0..{state.rules.players - 1}, not {seat}"
-        )
-
-
 # ---------------------------------------------------------------- playing
 
 
@@ -349,15 +321,15 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     move = resolve(state, move)
     rules = state.rules
     seat, side = move.seat, rules.side_of(move.seat)
-    hands = _replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != move.card))
+    hands = replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != move.card))
     events: list[Event] = [CardPlayed(seat, move.card)]
     last_card = not state.stock and not any(hands)
     if move.take:
         taken = tuple(c for c in state.table if c in move.take)
         table = tuple(c for c in state.table if c not in move.take)
         sweep = not table and not last_card
-        piles = _replace_at(state.piles, side, state.piles[side] + (move.card, *taken))
-        sweeps = _replace_at(state.sweeps, side, state.sweeps[side] + sweep)
+        piles = replace_at(state.piles, side, state.piles[side] + (move.card, *taken))
+        sweeps = replace_at(state.sweeps, side, state.sweeps[side] + sweep)
         events.append(Capture(seat, side, move.card, taken, sweep))
         state = replace(state, table=table, piles=piles, sweeps=sweeps, last_capture_side=side)
     else:
@@ -370,13 +342,9 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     return _end_hand(state, events)
 
 
-def _replace_at(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
 def _deal_more(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[Event]]:
     """Every hand is empty and the stock is not: 3 more each, nothing to the table."""
-    hands, stock = _deal_round(state.stock, state.rules.players, state.dealer)
+    hands, stock = deal.deal_round(state.stock, state.rules.players, state.dealer, HAND_SIZE)
     state = replace(state, hands=hands, stock=stock)
     events.extend(_deal_events(state, ()))
     return state, events
@@ -386,7 +354,7 @@ def _end_hand(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[
     if state.table and state.last_capture_side is not None:
         side = state.last_capture_side
         events.append(LeftoversTaken(side, state.table))
-        piles = _replace_at(state.piles, side, state.piles[side] + state.table)
+        piles = replace_at(state.piles, side, state.piles[side] + state.table)
         state = replace(state, piles=piles, table=())
     sides = score_hand(state.rules, state.piles, state.sweeps)
     scores = tuple(old + s.total for old, s in zip(state.scores, sides, strict=True))
@@ -410,27 +378,14 @@ def _end_hand(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[
 # ---------------------------------------------------------------- scoring
 
 
-def game_winner(scores: Sequence[int], target: int) -> int | None:
-    """The side that reached the target alone in the lead, if any."""
-    best = _unique_best(scores)
-    return best if best is not None and scores[best] >= target else None
-
-
-def _unique_best(values: Sequence[object]) -> int | None:
-    """Index of the strictly greatest value; ``None`` when the best is shared."""
-    best = max(values)  # type: ignore[type-var]
-    leaders = [i for i, v in enumerate(values) if v == best]
-    return leaders[0] if len(leaders) == 1 else None
-
-
 def score_hand(
     rules: ScopaRules, piles: Sequence[Sequence[Card]], sweeps: Sequence[int]
 ) -> tuple[SideScore, ...]:
     """Every side's points for one hand: RULES.md, Scopa, Points of a hand."""
     counts = [len(p) for p in piles]
     coins = [sum(1 for c in p if c.suit == COINS) for p in piles]
-    cards_winner = _unique_best(counts)
-    coins_winner = _unique_best(coins)
+    cards_winner = unique_best(counts)
+    coins_winner = unique_best(coins)
     primiera_winner = primiera_winner_of(rules.primiera, piles)
     return tuple(
         SideScore(
@@ -465,15 +420,15 @@ def primiera_winner_of(rule: PrimieraRule, piles: Sequence[Sequence[Card]]) -> i
     """The side that wins the primiera point under ``rule``; ``None`` on a tie."""
     if rule is PrimieraRule.SEVENS:
         keys = [tuple(sum(1 for c in p if c.rank == r) for r in SEVENS_ORDER) for p in piles]
-        return _unique_best(keys)
+        return unique_best(keys)
     complete = [_has_every_suit(p) for p in piles]
     if rule is PrimieraRule.LENIENT and not any(complete):
         # Every side lacks a suit: compare what they have.
-        return _unique_best([primiera_total(p) for p in piles])
+        return unique_best([primiera_total(p) for p in piles])
     totals = [primiera_total(p) if full else -1 for p, full in zip(piles, complete, strict=True)]
     if max(totals) < 0:
         return None
-    return _unique_best(totals)
+    return unique_best(totals)
 
 
 def napola_points(pile: Sequence[Card]) -> int:
@@ -503,7 +458,7 @@ def status(state: ScopaState) -> Status:
 
 def view(state: ScopaState, seat: int) -> ScopaView:
     """What ``seat`` may see: its hand, the table, the counts, the captured piles."""
-    _check_seat(state, seat)
+    check_seat(seat, state.rules.players)
     return ScopaView(
         seat=seat,
         side=state.rules.side_of(seat),

@@ -6,7 +6,8 @@ import pytest
 
 from engine import IllegalMove, Move, Reason
 from engine.events import CardsDealt, Deal, GameOver, HandScored
-from engine.scopa import ScopaRules, apply, game_winner, legal_moves, new_game, status
+from engine.game import game_winner
+from engine.scopa import ScopaRules, apply, legal_moves, new_game, status
 from tests.engine.scopa_support import card, first_move, make_state, steps
 
 

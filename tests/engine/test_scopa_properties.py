@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 
 from engine import DECK, IllegalMove, Move, Reason, dump_state, load_state
 from engine.events import Capture, CardPlayed, GameOver, HandScored
+from engine.game import game_winner
 from engine.scopa import (
     PrimieraRule,
     ScopaRules,
     ScopaState,
     apply,
-    game_winner,
     legal_moves,
     new_game,
     resolve,

@@ -1,0 +1,69 @@
+"""Shuffling and dealing, the same for every game (RULES.md, Seats, dealing).
+
+A game takes its decks from a list of explicit deck orders first (tests,
+replays, duplicate tournaments), then from the seeded generator; cards are
+dealt one at a time from the top, in turn order starting with the seat after
+the dealer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import rng
+from engine.cards import DECK, Card, check_full_deck
+from engine.errors import InvalidInput, Reason
+
+Deck = tuple[Card, ...]
+Hands = tuple[tuple[Card, ...], ...]
+
+
+def check_seed(seed: int) -> int:
+    if type(seed) is not int or not 0 <= seed <= rng.MASK64:
+        raise InvalidInput(Reason.INVALID_SEED, "the seed must be an integer in 0 .. 2**64-1")
+    return seed
+
+
+def check_decks(decks: Sequence[Sequence[Card]]) -> tuple[Deck, ...]:
+    explicit = tuple(tuple(deck) for deck in decks)
+    for deck in explicit:
+        check_full_deck(deck)
+    return explicit
+
+
+def first_dealer(players: int, requested: int | None) -> int:
+    """The requested dealer, or by default the last seat (so seat 0 leads)."""
+    dealer = players - 1 if requested is None else requested
+    if type(dealer) is not int or not 0 <= dealer < players:
+        raise InvalidInput(
+            Reason.INVALID_SEAT,
+            f"first dealer must be a seat 0..{players - 1}, not {dealer}",
+            {"option": "firstDealer"},
+        )
+    return dealer
+
+
+def next_deck(rng_state: int, decks: tuple[Deck, ...]) -> tuple[int, Deck, tuple[Deck, ...]]:
+    """The next deck order: the first explicit one left, else a seeded shuffle.
+
+    Returns the generator's new state, the deck and the explicit decks left.
+    """
+    if decks:
+        return rng_state, decks[0], decks[1:]
+    rng_state, deck = rng.shuffled(rng_state, DECK)
+    return rng_state, deck, decks
+
+
+def deal_round(stock: Deck, players: int, dealer: int, per_hand: int) -> tuple[Hands, Deck]:
+    """Deal ``per_hand`` cards each, one at a time from the top, starting after the dealer.
+
+    Returns the hands by seat and what is left of the stock.
+    """
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    order = [(dealer + k) % players for k in range(1, players + 1)]
+    dealt = 0
+    for _ in range(per_hand):
+        for seat in order:
+            hands[seat].append(stock[dealt])
+            dealt += 1
+    return tuple(tuple(h) for h in hands), stock[dealt:]
