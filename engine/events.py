@@ -74,7 +74,7 @@ class LeftoversTaken(Event):
 
 @dataclass(frozen=True, slots=True)
 class SideScore:
-    """One side's points for one hand, with what earned them."""
+    """One side's points for one hand of Scopa, with what earned them."""
 
     side: int
     cards: int
@@ -100,9 +100,53 @@ class SideScore:
 
 
 @dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    """A trick of Tressette: its cards in play order from ``leader``, and who won it."""
+
+    seat: int
+    side: int
+    leader: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(Event):
+    """Tressette for two: a card drawn from the stock, shown to the opponent."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class NapoletanaDeclared(Event):
+    """Tressette: a player holds the 3, 2 and ace of ``suit``; the cards are shown."""
+
+    seat: int
+    side: int
+    suit: int
+    cards: tuple[Card, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class TressetteSideScore:
+    """One side's points for one hand of Tressette."""
+
+    side: int
+    thirds: int
+    card_points: int  # thirds // 3: the fraction is dropped
+    last_trick_point: int
+    napoletana: int
+
+    @property
+    def total(self) -> int:
+        return self.card_points + self.last_trick_point + self.napoletana
+
+
+@dataclass(frozen=True, slots=True)
 class HandScored(Event):
     hand_number: int
-    sides: tuple[SideScore, ...]
+    sides: tuple[SideScore, ...] | tuple[TressetteSideScore, ...]
     scores: tuple[int, ...]
 
 

@@ -143,3 +143,10 @@ def game_winner(scores: Sequence[int], target: int) -> int | None:
 
 def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*values[:index], value, *values[index + 1 :])
+
+
+def hands_fit(hands: Sequence[Sequence[Card]], to_play: int, played: set[int]) -> bool:
+    """The seat to play holds a card; the seats in ``played`` (those that already
+    played this round) hold one card fewer than the others."""
+    size = len(hands[to_play])
+    return size > 0 and all(len(hand) == size - (seat in played) for seat, hand in enumerate(hands))

@@ -11,11 +11,16 @@ from typing import Any
 from engine.errors import InvalidInput, Reason
 from engine.game import Game
 from engine.scopa import SCOPA, ScopaState
+from engine.tressette import TRESSETTE, TressetteState
 
-GAMES: dict[str, Game] = {SCOPA.name: SCOPA}
+GAMES: dict[str, Game] = {SCOPA.name: SCOPA, TRESSETTE.name: TRESSETTE}
 
-_TAGS: dict[int, Game] = {1: SCOPA}
-_STATE_TYPES: dict[type, tuple[int, Game]] = {ScopaState: (1, SCOPA)}
+# The tag is the first byte of every state: never reuse or renumber one.
+_STATE_TYPES: dict[type, tuple[int, Game]] = {
+    ScopaState: (1, SCOPA),
+    TressetteState: (2, TRESSETTE),
+}
+_TAGS: dict[int, Game] = {tag: game for tag, game in _STATE_TYPES.values()}
 
 
 def get_game(name: str) -> Game:

@@ -17,14 +17,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from engine import deal
+from engine import deal, packing
 from engine.cards import (
     COINS,
     DECK_SIZE,
     KING,
     SETTEBELLO,
     Card,
-    check_full_deck,
     format_cards,
 )
 from engine.errors import IllegalMove, InvalidInput, Reason
@@ -47,6 +46,7 @@ from engine.game import (
     check_seat,
     check_turn,
     game_winner,
+    hands_fit,
     replace_at,
     unique_best,
 )
@@ -501,12 +501,8 @@ def encode(state: ScopaState) -> bytes:
     )
     for score, sweeps in zip(state.scores, state.sweeps, strict=True):
         out += _SIDE.pack(score, sweeps)
-    for zone in (*state.hands, state.table, state.stock, *state.piles):
-        out.append(len(zone))
-        out += bytes(zone)
-    out.append(len(state.decks))
-    for deck in state.decks:
-        out += bytes(deck)
+    packing.write_zones(out, (*state.hands, state.table, state.stock, *state.piles))
+    packing.write_decks(out, state.decks)
     return bytes(out)
 
 
@@ -534,23 +530,8 @@ def _decode(data: memoryview) -> ScopaState:
         scores.append(score)
         sweeps.append(sweep)
         pos += _SIDE.size
-    zones = []
-    for _ in range(players + 2 + rules.sides):
-        size = data[pos]
-        zones.append(tuple(Card(b) for b in data[pos + 1 : pos + 1 + size]))
-        if len(zones[-1]) != size:
-            raise ValueError("a card zone is cut short")
-        pos += 1 + size
-    deck_count = data[pos]
-    pos += 1
-    decks = tuple(
-        tuple(Card(b) for b in data[pos + DECK_SIZE * i : pos + DECK_SIZE * (i + 1)])
-        for i in range(deck_count)
-    )
-    for deck in decks:
-        check_full_deck(deck)
-    if pos + DECK_SIZE * deck_count != len(data):
-        raise ValueError("trailing or missing bytes")
+    zones, pos = packing.read_zones(data, pos, players + 2 + rules.sides)
+    decks = packing.read_decks(data, pos)
     if not (0 <= dealer < players and 0 <= to_play < players):
         raise ValueError("seat out of range")
     return ScopaState(
@@ -595,12 +576,9 @@ def _hands_fit_turn(state: ScopaState) -> bool:
     if state.game_over:
         return not any(state.hands)
     players = state.rules.players
-    size = len(state.hands[state.to_play])
     leader = (state.dealer + 1) % players
     played = {(leader + k) % players for k in range((state.to_play - leader) % players)}
-    return size > 0 and all(
-        len(hand) == size - (seat in played) for seat, hand in enumerate(state.hands)
-    )
+    return hands_fit(state.hands, state.to_play, played)
 
 
 def _check_cards_accounted(state: ScopaState) -> None:

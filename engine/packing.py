@@ -1,0 +1,52 @@
+"""Byte packing shared by the games' compact state codecs.
+
+A card is one byte (its index); a zone (a hand, the table, a pile) is a length
+byte followed by its cards; explicit decks still to use are a count byte
+followed by 40 bytes each, and end the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.cards import DECK_SIZE, Card, check_full_deck
+
+
+def write_zones(out: bytearray, zones: Iterable[tuple[Card, ...]]) -> None:
+    for zone in zones:
+        out.append(len(zone))
+        out += bytes(zone)
+
+
+def write_decks(out: bytearray, decks: tuple[tuple[Card, ...], ...]) -> None:
+    out.append(len(decks))
+    for deck in decks:
+        out += bytes(deck)
+
+
+def read_zones(data: memoryview, pos: int, count: int) -> tuple[list[tuple[Card, ...]], int]:
+    """Read ``count`` zones from ``pos``; return them and the position after them."""
+    zones = []
+    for _ in range(count):
+        size = data[pos]
+        zone = tuple(Card(b) for b in data[pos + 1 : pos + 1 + size])
+        if len(zone) != size:
+            raise ValueError("a card zone is cut short")
+        zones.append(zone)
+        pos += 1 + size
+    return zones, pos
+
+
+def read_decks(data: memoryview, pos: int) -> tuple[tuple[Card, ...], ...]:
+    """Read the decks that end the state; nothing may follow them."""
+    count = data[pos]
+    pos += 1
+    if pos + DECK_SIZE * count != len(data):
+        raise ValueError("trailing or missing bytes")
+    decks = tuple(
+        tuple(Card(b) for b in data[pos + DECK_SIZE * i : pos + DECK_SIZE * (i + 1)])
+        for i in range(count)
+    )
+    for deck in decks:
+        check_full_deck(deck)
+    return decks
