@@ -12,8 +12,10 @@ from typing import Any
 
 from engine import Card, Game, Move, Status, parse_cards
 from engine import events as ev
+from engine.cards import SUITS
 from engine.errors import InvalidInput, Reason
 from engine.scopa import PrimieraRule, ScopaRules, ScopaView
+from engine.tressette import TressetteRules, TressetteView
 from mazzo.v1 import engine_pb2 as pb
 
 DEFAULT_PLAYERS = 2
@@ -34,27 +36,36 @@ def card_names(cards: Iterable[Card]) -> list[str]:
 
 
 def rules_from_request(request: pb.NewGameRequest) -> tuple[str, Any]:
-    """The game's name and its rules object."""
+    """The game's name and its rules object; options left out keep the engine's defaults."""
     game = request.WhichOneof("game")
     if game is None:
         raise InvalidInput(
             Reason.INVALID_GAME,
-            'name the game by its options message, e.g. {"scopa": {}}',
+            'name the game by its options message, e.g. {"scopa": {}} or {"tressette": {}}',
         )
     players = request.players or DEFAULT_PLAYERS
-    options = request.scopa
-    if options.primiera not in _PRIMIERA_FROM_PB:
+    if game == "tressette":
+        tressette = request.tressette
+        return game, TressetteRules(
+            players=players, napoletana=tressette.napoletana, **_target(tressette)
+        )
+    scopa = request.scopa
+    if scopa.primiera not in _PRIMIERA_FROM_PB:
         raise InvalidInput(
             Reason.INVALID_OPTION,
-            f"unknown primiera rule {options.primiera}",
+            f"unknown primiera rule {scopa.primiera}",
             {"option": "primiera"},
         )
     return game, ScopaRules(
         players=players,
-        target=options.target if options.HasField("target") else 11,
-        napola=options.napola,
-        primiera=_PRIMIERA_FROM_PB[options.primiera],
+        napola=scopa.napola,
+        primiera=_PRIMIERA_FROM_PB[scopa.primiera],
+        **_target(scopa),
     )
+
+
+def _target(options: pb.ScopaOptions | pb.TressetteOptions) -> dict[str, int]:
+    return {"target": options.target} if options.HasField("target") else {}
 
 
 def decks_from_request(request: pb.NewGameRequest) -> list[tuple[Card, ...]]:
@@ -89,23 +100,49 @@ def status_to_pb(status: Status) -> pb.Status:
     return message
 
 
-def view_to_pb(view: ScopaView) -> pb.View:
-    return pb.View(
+def _piles_to_pb(
+    piles: Sequence[Sequence[Card]], sweeps: Sequence[int] | None = None
+) -> list[pb.Pile]:
+    return [
+        pb.Pile(side=side, cards=card_names(pile), sweeps=sweeps[side] if sweeps else 0)
+        for side, pile in enumerate(piles)
+    ]
+
+
+def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
+    message = pb.View(
         seat=view.seat,
         side=view.side,
         hand=card_names(view.hand),
-        table=card_names(view.table),
         hand_sizes=view.hand_sizes,
         stock_size=view.stock_size,
-        piles=[
-            pb.Pile(side=side, cards=card_names(pile), sweeps=sweeps)
-            for side, (pile, sweeps) in enumerate(zip(view.piles, view.sweeps, strict=True))
-        ],
         status=status_to_pb(view.status),
     )
+    if isinstance(view, ScopaView):
+        message.table.extend(card_names(view.table))
+        message.piles.extend(_piles_to_pb(view.piles, view.sweeps))
+    else:
+        message.trick.extend(card_names(view.trick))
+        message.leader = view.leader
+        message.piles.extend(_piles_to_pb(view.piles))
+        message.known.extend(
+            pb.KnownCards(seat=seat, cards=card_names(cards))
+            for seat, cards in enumerate(view.known)
+            if seat != view.seat
+        )
+    return message
 
 
-def _side_score_to_pb(score: ev.SideScore) -> pb.SideScore:
+def _side_score_to_pb(score: ev.SideScore | ev.TressetteSideScore) -> pb.SideScore:
+    if isinstance(score, ev.TressetteSideScore):
+        return pb.SideScore(
+            side=score.side,
+            thirds=score.thirds,
+            card_points=score.card_points,
+            last_trick_point=score.last_trick_point,
+            napoletana=score.napoletana,
+            total=score.total,
+        )
     return pb.SideScore(
         side=score.side,
         cards=score.cards,
@@ -171,6 +208,28 @@ def _game_over(e: ev.GameOver) -> pb.Event:
     return pb.Event(game_over=pb.GameOver(winning_side=e.winning_side, scores=e.scores))
 
 
+def _trick_won(e: ev.TrickWon) -> pb.Event:
+    return pb.Event(
+        trick_won=pb.TrickWon(seat=e.seat, side=e.side, leader=e.leader, cards=card_names(e.cards))
+    )
+
+
+def _card_drawn(e: ev.CardDrawn) -> pb.Event:
+    return pb.Event(card_drawn=pb.CardDrawn(seat=e.seat, card=str(e.card)))
+
+
+def _napoletana(e: ev.NapoletanaDeclared) -> pb.Event:
+    return pb.Event(
+        napoletana_declared=pb.NapoletanaDeclared(
+            seat=e.seat,
+            side=e.side,
+            suit=SUITS[e.suit],
+            cards=card_names(e.cards),
+            points=e.points,
+        )
+    )
+
+
 _EVENT_WRITERS: dict[type, Callable[[Any], pb.Event]] = {
     ev.Deal: _deal,
     ev.CardsDealt: _cards_dealt,
@@ -180,6 +239,9 @@ _EVENT_WRITERS: dict[type, Callable[[Any], pb.Event]] = {
     ev.LeftoversTaken: _leftovers,
     ev.HandScored: _hand_scored,
     ev.GameOver: _game_over,
+    ev.TrickWon: _trick_won,
+    ev.CardDrawn: _card_drawn,
+    ev.NapoletanaDeclared: _napoletana,
 }
 
 

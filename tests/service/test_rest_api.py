@@ -97,8 +97,8 @@ def test_catalog(rest_port: int, stub: engine_pb2_grpc.EngineStub) -> None:
     assert reply.status == 200
     body = reply.json()
     assert set(body) == {"games"}
-    (scopa,) = body["games"]
-    assert scopa["name"] == "scopa"
+    assert [g["name"] for g in body["games"]] == ["scopa", "tressette"]
+    scopa = body["games"][0]
     assert scopa["playerCounts"] == [2, 3, 4, 6]
     options = {o["name"]: o for o in scopa["options"]}
     assert options["target"] | {"description": ""} == {
@@ -231,6 +231,9 @@ def test_view(rest_port: int, state: str) -> None:
                 "gameOver": False,
                 "target": 11,
             },
+            "trick": [],
+            "leader": 0,
+            "known": [],
         }
     }
 
