@@ -78,16 +78,23 @@ class MazzoClient:
         players: int = 2,
         *,
         scopa: pb.ScopaOptions | None = None,
+        tressette: pb.TressetteOptions | None = None,
         seed: int | None = None,
         decks: Iterable[Sequence[str]] = (),
         first_dealer: int | None = None,
     ) -> pb.NewGameResponse:
+        """Start a game: Scopa unless Tressette options are given."""
+        game = (
+            {"tressette": tressette}
+            if tressette is not None
+            else {"scopa": scopa or pb.ScopaOptions()}
+        )
         request = pb.NewGameRequest(
             players=players,
-            scopa=scopa or pb.ScopaOptions(),
             seed=seed,
             decks=[pb.Deck(cards=list(d)) for d in decks],
             first_dealer=first_dealer,
+            **game,
         )
         return self._call("NewGame", request)
 
