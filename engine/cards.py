@@ -70,6 +70,10 @@ _CARDS = tuple(Card(i) for i in range(DECK_SIZE))
 _NAMES = tuple(f"{i % 10 + 1}{SUITS[i // 10]}" for i in range(DECK_SIZE))
 _BY_NAME = {name: _CARDS[i] for i, name in enumerate(_NAMES)}
 
+#: Rank and suit by card index: plain tuple look-ups for the hot paths.
+RANK_OF: tuple[int, ...] = tuple(i % 10 + 1 for i in range(DECK_SIZE))
+SUIT_OF: tuple[int, ...] = tuple(i // 10 for i in range(DECK_SIZE))
+
 #: The deck in canonical order: 1D..10D, 1C..10C, 1S..10S, 1B..10B.
 DECK: tuple[Card, ...] = _CARDS
 SETTEBELLO = Card.of(7, COINS)

@@ -16,12 +16,14 @@ import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 
 from engine import deal, packing
 from engine.cards import (
     COINS,
     DECK_SIZE,
     KING,
+    RANK_OF,
     SETTEBELLO,
     Card,
     format_cards,
@@ -230,31 +232,41 @@ def captures(card: Card, table: Sequence[Card]) -> list[frozenset[Card]]:
     Same rank first and compulsory (one card, any of them); otherwise every set
     of two or more cards summing to the card's value.
     """
-    same_rank = [frozenset((t,)) for t in table if t.rank == card.rank]
+    return list(_captures(RANK_OF[card], tuple(table)))
+
+
+@lru_cache(maxsize=4096)
+def _captures(rank: int, table: tuple[Card, ...]) -> tuple[frozenset[Card], ...]:
+    # Cached: a move is generated, checked and applied on the same table.
+    same_rank = tuple(frozenset((t,)) for t in table if RANK_OF[t] == rank)
     if same_rank:
         return same_rank
-    sums = [frozenset(s) for s in _subsets_summing_to(card.rank, list(table)) if len(s) >= 2]
-    return sums or [frozenset()]
+    sums = tuple(frozenset(s) for s in _subsets_summing_to(rank, table, 0) if len(s) >= 2)
+    return sums or (frozenset(),)
 
 
-def _subsets_summing_to(total: int, cards: list[Card]) -> Iterator[tuple[Card, ...]]:
-    """Subsets of ``cards`` whose ranks sum to ``total`` (ranks are positive)."""
-    if total == 0:
-        yield ()
-        return
-    for i, card in enumerate(cards):
-        if card.rank <= total:
-            for rest in _subsets_summing_to(total - card.rank, cards[i + 1 :]):
-                yield (card, *rest)
+def _subsets_summing_to(
+    total: int, cards: tuple[Card, ...], start: int
+) -> Iterator[tuple[Card, ...]]:
+    """Subsets of ``cards[start:]`` whose ranks sum to ``total`` (ranks are positive)."""
+    for i in range(start, len(cards)):
+        rank = RANK_OF[cards[i]]
+        if rank == total:
+            yield (cards[i],)
+        elif rank < total:
+            for rest in _subsets_summing_to(total - rank, cards, i + 1):
+                yield (cards[i], *rest)
 
 
 def legal_moves(state: ScopaState) -> list[Move]:
     """Every legal move of the seat to play, takings spelled out."""
     if state.game_over:
         return []
-    seat = state.to_play
+    seat, table = state.to_play, state.table
     return [
-        Move(seat, card, take) for card in state.hands[seat] for take in captures(card, state.table)
+        Move(seat, card, take)
+        for card in state.hands[seat]
+        for take in _captures(RANK_OF[card], table)
     ]
 
 
@@ -271,13 +283,15 @@ def resolve(state: ScopaState, move: Move) -> Move:
         hand=state.hands[move.seat] if 0 <= move.seat < state.rules.players else (),
         game_over=state.game_over,
     )
+    options = _captures(RANK_OF[move.card], state.table)
+    if move.take in options:
+        return move
     absent = sorted(move.take.difference(state.table))
     if absent:
         raise IllegalMove(Reason.CARD_NOT_ON_TABLE, f"{format_cards(absent)} not on the table")
-    options = captures(move.card, state.table)
     if not move.take:
         if len(options) == 1:
-            return replace(move, take=options[0])
+            return move._replace(take=options[0])
         choices = tuple(Move(move.seat, move.card, take) for take in options)
         raise IllegalMove(
             Reason.CAPTURE_CHOICE_REQUIRED,
@@ -285,19 +299,17 @@ def resolve(state: ScopaState, move: Move) -> Move:
             {"choices": ";".join(_take_text(t) for t in options)},
             choices=choices,
         )
-    if move.take in options:
-        return move
     raise _why_not(move, options)
 
 
-def _why_not(move: Move, options: list[frozenset[Card]]) -> IllegalMove:
+def _why_not(move: Move, options: Sequence[frozenset[Card]]) -> IllegalMove:
     taken = _take_text(move.take)
     if any(len(t) == 1 and next(iter(t)).rank == move.card.rank for t in options):
         return IllegalMove(
             Reason.MUST_TAKE_SAME_RANK,
             f"{move.card} must take a card of the same rank ({_describe(options)}), not {taken}",
         )
-    if options == [frozenset()]:
+    if options == (frozenset(),):
         return IllegalMove(Reason.NO_SUCH_CAPTURE, f"{move.card} cannot take anything here")
     return IllegalMove(
         Reason.NO_SUCH_CAPTURE,
@@ -309,7 +321,7 @@ def _take_text(take: frozenset[Card]) -> str:
     return "+".join(str(c) for c in sorted(take))
 
 
-def _describe(options: list[frozenset[Card]]) -> str:
+def _describe(options: Sequence[frozenset[Card]]) -> str:
     return " or ".join(_take_text(t) for t in options)
 
 
@@ -318,35 +330,53 @@ def _describe(options: list[frozenset[Card]]) -> str:
 
 def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     """Play ``move``; return the new state and what happened."""
-    move = resolve(state, move)
+    seat, card, take = resolve(state, move)
     rules = state.rules
-    seat, side = move.seat, rules.side_of(move.seat)
-    hands = replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != move.card))
-    events: list[Event] = [CardPlayed(seat, move.card)]
-    last_card = not state.stock and not any(hands)
-    if move.take:
-        taken = tuple(c for c in state.table if c in move.take)
-        table = tuple(c for c in state.table if c not in move.take)
-        sweep = not table and not last_card
-        piles = replace_at(state.piles, side, state.piles[side] + (move.card, *taken))
-        sweeps = replace_at(state.sweeps, side, state.sweeps[side] + sweep)
-        events.append(Capture(seat, side, move.card, taken, sweep))
-        state = replace(state, table=table, piles=piles, sweeps=sweeps, last_capture_side=side)
+    hand = tuple(c for c in state.hands[seat] if c != card)
+    hands = (*state.hands[:seat], hand, *state.hands[seat + 1 :])
+    events: list[Event] = [CardPlayed(seat, card)]
+    table, piles, sweeps, last_capture_side = (
+        state.table,
+        state.piles,
+        state.sweeps,
+        state.last_capture_side,
+    )
+    if take:
+        side = last_capture_side = rules.side_of(seat)
+        taken = tuple(c for c in table if c in take)
+        table = tuple(c for c in table if c not in take)
+        # No sweep with the last card of the hand.
+        sweep = not table and (bool(state.stock) or any(hands))
+        piles = replace_at(piles, side, (*piles[side], card, *taken))
+        if sweep:
+            sweeps = replace_at(sweeps, side, sweeps[side] + 1)
+        events.append(Capture(seat, side, card, taken, sweep))
     else:
-        state = replace(state, table=(*state.table, move.card))
-    state = replace(state, hands=hands, to_play=(seat + 1) % rules.players)
-    if any(hands):
-        return state, events
-    if state.stock:
-        return _deal_more(state, events)
-    return _end_hand(state, events)
-
-
-def _deal_more(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[Event]]:
-    """Every hand is empty and the stock is not: 3 more each, nothing to the table."""
-    hands, stock = deal.deal_round(state.stock, state.rules.players, state.dealer, HAND_SIZE)
-    state = replace(state, hands=hands, stock=stock)
-    events.extend(_deal_events(state, ()))
+        table = (*table, card)
+    stock = state.stock
+    dealt_more = not any(hands) and bool(stock)
+    if dealt_more:
+        # Every hand is empty and the stock is not: 3 more each, nothing to the table.
+        hands, stock = deal.deal_round(stock, rules.players, state.dealer, HAND_SIZE)
+    state = ScopaState(
+        rules,
+        state.dealer,
+        state.hand_number,
+        (seat + 1) % rules.players,
+        hands,
+        table,
+        stock,
+        piles,
+        sweeps,
+        last_capture_side,
+        state.scores,
+        state.rng,
+        state.decks,
+    )
+    if dealt_more:
+        events.extend(_deal_events(state, ()))
+    elif not any(hands):
+        return _end_hand(state, events)
     return state, events
 
 
