@@ -1,16 +1,13 @@
 """`python -m service.main` as a real process: ports from its log, keys, SIGTERM, bad config.
 
-Every process listens on 127.0.0.1 port 0 for gRPC, REST and metrics and is
-read for the ports it got ("gRPC listening on 127.0.0.1:PORT", ...). Every
-process is killed at the end of the fixture or test that started it, whatever
-happened.
+Every process here runs with MAZZO_WORKERS=1 (one process, no supervisor);
+tests/service/test_workers.py runs several. The helpers that start them, read
+their ports and kill them are in tests/service/processes.py.
 """
 
 from __future__ import annotations
 
 import base64
-import os
-import re
 import signal
 import subprocess
 import sys
@@ -18,106 +15,21 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
+from contextlib import ExitStack
+from dataclasses import dataclass
 
 import grpc
 import pytest
 
 from clients import MazzoClient, MazzoError
+from tests.service.processes import LISTENING, REPO, Served, environment, metric, started
 from tests.service.support import http_call
 
-REPO = Path(__file__).resolve().parents[2]
-START_TIMEOUT = 30.0
-LISTENING = re.compile(r"\b(gRPC|REST|metrics) listening on (\S+):(\d+)$")
 DEV_KEY_WARNING = "MAZZO_STATE_KEYS is not set"
 
 KEY = base64.b64encode(bytes(range(32))).decode()
 OTHER_KEY = base64.b64encode(bytes(range(50, 82))).decode()
 KEYS = f"live={KEY}"
-
-
-@dataclass
-class Served:
-    """A running `python -m service.main` and what it wrote to stderr."""
-
-    process: subprocess.Popen[str]
-    lines: list[str] = field(default_factory=list)
-    changed: threading.Condition = field(default_factory=threading.Condition)
-    ports: dict[str, int] = field(default_factory=dict)
-
-    def read_stderr(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            with self.changed:
-                self.lines.append(line.rstrip("\n"))
-                self.changed.notify_all()
-        with self.changed:
-            self.changed.notify_all()
-
-    def wait_until_listening(self) -> None:
-        deadline = time.monotonic() + START_TIMEOUT
-        with self.changed:
-            while len(self.ports) < 3:
-                self.ports = {
-                    m[1]: int(m[3]) for line in self.lines if (m := LISTENING.search(line))
-                }
-                if len(self.ports) == 3:
-                    break
-                assert self.process.poll() is None, f"exited early: {self.log}"
-                assert time.monotonic() < deadline, f"did not start: {self.log}"
-                self.changed.wait(0.1)
-
-    @property
-    def log(self) -> str:
-        with self.changed:
-            return "\n".join(self.lines)
-
-    @property
-    def grpc_target(self) -> str:
-        return f"127.0.0.1:{self.ports['gRPC']}"
-
-
-def environment(**settings: str) -> dict[str, str]:
-    """The test's environment without any MAZZO_* setting, plus ``settings``."""
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if not name.startswith("MAZZO_") and name != "PROMETHEUS_MULTIPROC_DIR"
-    }
-    env.update(
-        MAZZO_GRPC_ADDR="127.0.0.1:0",
-        MAZZO_HTTP_ADDR="127.0.0.1:0",
-        MAZZO_METRICS_ADDR="127.0.0.1:0",
-        MAZZO_GRPC_THREADS="4",
-    )
-    env.update(settings)
-    return env
-
-
-@contextmanager
-def started(**settings: str) -> Iterator[Served]:
-    """Start a server process (not yet listening); kill it on the way out, always."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.main"],
-        cwd=REPO,
-        env=environment(**settings),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    served = Served(process)
-    reader = threading.Thread(target=served.read_stderr, daemon=True)
-    reader.start()
-    try:
-        yield served
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(10)
-        reader.join(5)
 
 
 @dataclass
@@ -141,15 +53,6 @@ def fleet() -> Iterator[Fleet]:
         for served in (processes.live, processes.twin, processes.stranger, processes.dev):
             served.wait_until_listening()
         yield processes
-
-
-def metric(port: int, line_start: str) -> float:
-    reply = http_call(port, "GET", "/metrics")
-    assert reply.status == 200
-    for line in reply.body.decode().splitlines():
-        if line.startswith(line_start + " "):
-            return float(line.split()[-1])
-    return 0.0
 
 
 # ---------------------------------------------------------------- serving

@@ -1,0 +1,124 @@
+"""Mazzo as real processes (`python -m service.main`), for the tests that start them.
+
+A process listens on 127.0.0.1 port 0 for gRPC, REST and metrics and is read
+for the ports it got ("gRPC listening on 127.0.0.1:PORT", ...). It runs in a
+process group of its own, and the whole group (its workers too) is killed at
+the end of the ``started`` block, whatever happened.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.service.support import http_call
+
+REPO = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 30.0
+LISTENING = re.compile(r"\b(gRPC|REST|metrics) listening on (\S+):(\d+)$")
+
+
+@dataclass
+class Served:
+    """A running `python -m service.main` and what it wrote to stderr."""
+
+    process: subprocess.Popen[str]
+    lines: list[str] = field(default_factory=list)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    ports: dict[str, int] = field(default_factory=dict)
+
+    def read_stderr(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            with self.changed:
+                self.lines.append(line.rstrip("\n"))
+                self.changed.notify_all()
+        with self.changed:
+            self.changed.notify_all()
+
+    def wait_until_listening(self) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        with self.changed:
+            while len(self.ports) < 3:
+                self.ports = {
+                    m[1]: int(m[3]) for line in self.lines if (m := LISTENING.search(line))
+                }
+                if len(self.ports) == 3:
+                    break
+                assert self.process.poll() is None, f"exited early: {self.log}"
+                assert time.monotonic() < deadline, f"did not start: {self.log}"
+                self.changed.wait(0.1)
+
+    @property
+    def log(self) -> str:
+        with self.changed:
+            return "\n".join(self.lines)
+
+    @property
+    def grpc_target(self) -> str:
+        return f"127.0.0.1:{self.ports['gRPC']}"
+
+
+def environment(**settings: str) -> dict[str, str]:
+    """The test's environment without any MAZZO_* setting, plus ``settings``.
+
+    Free ports of 127.0.0.1, 4 gRPC threads and one process (MAZZO_WORKERS=1)
+    unless ``settings`` say otherwise.
+    """
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("MAZZO_") and name != "PROMETHEUS_MULTIPROC_DIR"
+    }
+    env.update(
+        MAZZO_GRPC_ADDR="127.0.0.1:0",
+        MAZZO_HTTP_ADDR="127.0.0.1:0",
+        MAZZO_METRICS_ADDR="127.0.0.1:0",
+        MAZZO_GRPC_THREADS="4",
+        MAZZO_WORKERS="1",
+    )
+    env.update(settings)
+    return env
+
+
+@contextmanager
+def started(**settings: str) -> Iterator[Served]:
+    """Start a server process (not yet listening); kill it on the way out, always."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.main"],
+        cwd=REPO,
+        env=environment(**settings),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group: its workers are killed with it
+    )
+    served = Served(process)
+    reader = threading.Thread(target=served.read_stderr, daemon=True)
+    reader.start()
+    try:
+        yield served
+    finally:
+        with suppress(ProcessLookupError):  # the group is gone once every member exited
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+        reader.join(5)
+
+
+def metric(port: int, line_start: str) -> float:
+    reply = http_call(port, "GET", "/metrics")
+    assert reply.status == 200
+    for line in reply.body.decode().splitlines():
+        if line.startswith(line_start + " "):
+            return float(line.split()[-1])
+    return 0.0
