@@ -19,26 +19,42 @@ from service.metrics import GrpcMetricsInterceptor, Metrics
 
 log = logging.getLogger(__name__)
 
+#: Trailing metadata naming the server process that answered (multi-process
+#: serving only, as the REST header X-Mazzo-Worker): its pid, nothing secret.
+WORKER_METADATA_KEY = "x-mazzo-worker"
 
-def _unary_behaviour(call: Callable[[Any], Message]) -> Callable[[Any, grpc.ServicerContext], Any]:
+Metadata = tuple[tuple[str, str], ...]
+
+
+def _unary_behaviour(
+    call: Callable[[Any], Message], trailer: Metadata = ()
+) -> Callable[[Any, grpc.ServicerContext], Any]:
     def behaviour(request: Any, context: grpc.ServicerContext) -> Any:
         try:
-            return call(request)
+            response = call(request)
         except ApiError as api_error:
             error = api_error
         except Exception:
             # A bug must not leak a traceback to the caller nor kill the server.
             log.exception("unexpected error in %s", call.__name__)
             error = ApiError.internal()
-        context.abort_with_status(rpc_status.to_status(error.to_status()))
+        else:
+            if trailer:
+                context.set_trailing_metadata(trailer)
+            return response
+        status = rpc_status.to_status(error.to_status())
+        if trailer:  # abort_with_status replaces the trailing metadata with its own
+            status = status._replace(trailing_metadata=(*status.trailing_metadata, *trailer))
+        context.abort_with_status(status)
 
     return behaviour
 
 
-def engine_handler(handlers: EngineHandlers) -> grpc.GenericRpcHandler:
+def engine_handler(handlers: EngineHandlers, worker: str | None = None) -> grpc.GenericRpcHandler:
+    trailer: Metadata = ((WORKER_METADATA_KEY, worker),) if worker else ()
     methods = {
         rpc.name: grpc.unary_unary_rpc_method_handler(
-            _unary_behaviour(rpc.call),
+            _unary_behaviour(rpc.call, trailer),
             request_deserializer=rpc.request_type.FromString,
             response_serializer=rpc.response_type.SerializeToString,
         )
@@ -48,7 +64,14 @@ def engine_handler(handlers: EngineHandlers) -> grpc.GenericRpcHandler:
 
 
 class GrpcServer:
-    """A started gRPC server and what it takes to stop it gracefully."""
+    """A started gRPC server and what it takes to stop it gracefully.
+
+    ``reuse_port``: bind with SO_REUSEPORT, so that the server processes of one
+    multi-process Mazzo share the port (the kernel spreads connections over
+    them). Off by default, so that two servers never share a port by accident.
+    ``worker``: a name for this process (its pid) sent back as trailing
+    metadata ``x-mazzo-worker``; None sends nothing.
+    """
 
     def __init__(
         self,
@@ -58,17 +81,18 @@ class GrpcServer:
         *,
         workers: int = 16,
         max_message_bytes: int = 65536,
+        reuse_port: bool = False,
+        worker: str | None = None,
     ):
         self.server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grpc"),
             interceptors=[GrpcMetricsInterceptor(metrics)],
             options=[
                 ("grpc.max_receive_message_length", max_message_bytes),
-                # Two servers must not share a port by accident.
-                ("grpc.so_reuseport", 0),
+                ("grpc.so_reuseport", 1 if reuse_port else 0),
             ],
         )
-        self.server.add_generic_rpc_handlers((engine_handler(handlers),))
+        self.server.add_generic_rpc_handlers((engine_handler(handlers, worker),))
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection(
