@@ -32,6 +32,7 @@ DEFAULT_GRACE_SECONDS = 10.0
 DEFAULT_GRPC_WORKERS = 16
 DEFAULT_MAX_REQUEST_BYTES = 65536
 DEFAULT_LOG_LEVEL = "INFO"
+MAX_WORKERS = 256  # far above any machine's cores: a typo, not a plan
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_INT32 = 2**31 - 1  # gRPC's receive limit is a signed 32-bit integer
 
@@ -41,7 +42,7 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     (
         "MAZZO_METRICS_ADDR",
         DEFAULT_METRICS_ADDR,
-        "Prometheus /metrics address of the gRPC server process; empty disables it.",
+        "Prometheus /metrics address (every server process aggregated); empty disables it.",
     ),
     (
         "MAZZO_STATE_KEYS",
@@ -54,7 +55,17 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
         f"{DEFAULT_GRACE_SECONDS:g}",
         "How long SIGTERM waits for calls in flight before stopping.",
     ),
-    ("MAZZO_GRPC_THREADS", str(DEFAULT_GRPC_WORKERS), "gRPC worker thread pool size."),
+    (
+        "MAZZO_GRPC_THREADS",
+        str(DEFAULT_GRPC_WORKERS),
+        "gRPC thread pool size of each server process.",
+    ),
+    (
+        "MAZZO_WORKERS",
+        "(one per core)",
+        "Server processes, each serving gRPC and REST on the same ports (a supervisor"
+        " restarts any that dies); 1: one process, no supervisor.",
+    ),
     (
         "MAZZO_MAX_REQUEST_BYTES",
         str(DEFAULT_MAX_REQUEST_BYTES),
@@ -72,6 +83,11 @@ def _dev_keys() -> StateKeys:
     return (generate_dev_key(),)
 
 
+def default_workers() -> int:
+    """One server process per core (``os.cpu_count()``; 1 when it cannot tell)."""
+    return min(os.cpu_count() or 1, MAX_WORKERS)
+
+
 @dataclass(frozen=True)
 class Config:
     """The settings of one Mazzo process; build it with `Config.from_env()`."""
@@ -82,6 +98,8 @@ class Config:
     state_keys: StateKeys = field(default_factory=_dev_keys, repr=False)
     grace_seconds: float = DEFAULT_GRACE_SECONDS
     grpc_workers: int = DEFAULT_GRPC_WORKERS
+    #: Server processes (MAZZO_WORKERS); grpc_workers above is threads per process.
+    workers: int = field(default_factory=default_workers)
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     log_level: str = DEFAULT_LOG_LEVEL
 
@@ -101,6 +119,7 @@ class Config:
             state_keys=_read(src, "MAZZO_STATE_KEYS", (), _state_keys) or _dev_keys(),
             grace_seconds=_read(src, "MAZZO_GRACE_SECONDS", DEFAULT_GRACE_SECONDS, _seconds),
             grpc_workers=_read(src, "MAZZO_GRPC_THREADS", DEFAULT_GRPC_WORKERS, _positive_int),
+            workers=_read(src, "MAZZO_WORKERS", default_workers(), _worker_count),
             max_request_bytes=_read(
                 src, "MAZZO_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BYTES, _positive_int
             ),
@@ -182,6 +201,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _worker_count(text: str) -> int:
+    value = _positive_int(text)
+    if value > MAX_WORKERS:
+        raise ValueError(f"bad number {text!r}: must be from 1 to {MAX_WORKERS}")
+    return value
+
+
 def _log_level(text: str) -> str:
     level = text.upper()
     if level not in LOG_LEVELS:
@@ -193,7 +219,8 @@ def settings_table_markdown() -> str:
     """The README's configuration table, generated so that it cannot drift from the code."""
     rows = ["| Variable | Default | Meaning |", "| --- | --- | --- |"]
     for name, default, meaning in SETTINGS:
-        shown = f"`{default}`" if default else "(unset)"
+        # A default that is not a literal value is written in parentheses.
+        shown = (default if default.startswith("(") else f"`{default}`") if default else "(unset)"
         escaped = meaning.replace("|", r"\|")
         rows.append(f"| `{name}` | {shown} | {escaped} |")
     return "\n".join(rows) + "\n"

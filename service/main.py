@@ -1,5 +1,7 @@
-"""`make serve`: the gRPC server, the REST gateway and the metrics port, in one process.
+"""`make serve`: the gRPC server, the REST gateway and the metrics port.
 
+With MAZZO_WORKERS=1, all in this one process; with more, this process
+supervises that many server processes sharing the ports (service/workers.py).
 Stops gracefully on SIGTERM or SIGINT: health turns NOT_SERVING, new calls are
 refused, in-flight calls get ``MAZZO_GRACE_SECONDS`` to finish, then it exits 0.
 """
@@ -38,6 +40,15 @@ def main() -> int:
             "MAZZO_STATE_KEYS is not set: using a random development key; "
             "state tokens will not survive a restart"
         )
+    if config.workers > 1:
+        from service import workers  # gunicorn is needed only here
+
+        return workers.serve(config)
+    return serve_one_process(config)
+
+
+def serve_one_process(config: Config) -> int:
+    """MAZZO_WORKERS=1: gRPC, REST and metrics in this process, until SIGTERM or SIGINT."""
     metrics = Metrics()
     handlers = EngineHandlers(StateSealer(config.state_keys), metrics)
 

@@ -10,7 +10,10 @@ moves by game and outcome, and state tokens refused by reason.
 Each `Metrics` owns its registry, so tests (and several servers in one
 process) do not share counters. When PROMETHEUS_MULTIPROC_DIR is set (several
 server processes behind one port), prometheus_client writes every value to
-that directory and the exposition aggregates all processes' files.
+that directory and the exposition aggregates all processes' files: the
+multi-process server (service/workers.py) calls `use_multiprocess_dir` with a
+fresh directory before it starts its workers, and `mark_process_dead` when one
+exits.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
     start_http_server,
+    values,
 )
 
 from service.config import split_addr
@@ -140,6 +144,25 @@ def _exposition_registry(own: CollectorRegistry) -> CollectorRegistry:
     aggregate = CollectorRegistry()
     multiprocess.MultiProcessCollector(aggregate, path=directory)  # type: ignore[no-untyped-call]
     return aggregate
+
+
+def use_multiprocess_dir(directory: str) -> None:
+    """Write every metric created from now on in this process and its children to `directory`.
+
+    prometheus_client chooses how values are stored when it is imported, from
+    PROMETHEUS_MULTIPROC_DIR; this process imported it before it knew it would
+    serve from several processes, so the choice is made again here. Call it
+    before any `Metrics` is created (the supervisor creates none itself).
+    """
+    os.environ[MULTIPROC_ENV] = directory
+    values.ValueClass = values.MultiProcessValue()  # type: ignore[no-untyped-call]
+
+
+def mark_process_dead(pid: int) -> None:
+    """A server process has exited: drop its live-gauge files (its counters stay counted)."""
+    directory = os.environ.get(MULTIPROC_ENV)
+    if directory:
+        multiprocess.mark_process_dead(pid, directory)  # type: ignore[no-untyped-call]
 
 
 # ---------------------------------------------------------------------- gRPC

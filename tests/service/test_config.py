@@ -8,9 +8,11 @@ import dataclasses
 import pytest
 
 from service.config import (
+    MAX_WORKERS,
     SETTINGS,
     Config,
     ConfigError,
+    default_workers,
     settings_table_markdown,
     split_addr,
 )
@@ -28,8 +30,19 @@ def test_defaults() -> None:
     assert config.metrics_addr == "127.0.0.1:9464"
     assert config.grace_seconds == 10.0
     assert config.grpc_workers == 16
+    assert config.workers == default_workers()
     assert config.max_request_bytes == 65536
     assert config.log_level == "INFO"
+
+
+def test_workers_default_to_one_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("os.cpu_count", lambda: 6)
+    assert Config.from_env({}).workers == 6
+    assert Config().workers == 6
+    monkeypatch.setattr("os.cpu_count", lambda: None)  # the platform cannot tell
+    assert Config.from_env({}).workers == 1
+    monkeypatch.setattr("os.cpu_count", lambda: 4096)
+    assert Config.from_env({}).workers == MAX_WORKERS
 
 
 def test_dev_key_generated_when_keys_unset() -> None:
@@ -51,6 +64,7 @@ def test_every_variable_parsed() -> None:
         "MAZZO_STATE_KEYS": KEYS_SPEC,
         "MAZZO_GRACE_SECONDS": "2.5",
         "MAZZO_GRPC_THREADS": "4",
+        "MAZZO_WORKERS": "3",
         "MAZZO_MAX_REQUEST_BYTES": "1024",
         "MAZZO_LOG_LEVEL": "debug",
         "UNRELATED": "ignored",
@@ -63,6 +77,7 @@ def test_every_variable_parsed() -> None:
         state_keys=(("k2", KEY_A), ("k1", KEY_B)),
         grace_seconds=2.5,
         grpc_workers=4,
+        workers=3,
         max_request_bytes=1024,
         log_level="DEBUG",
     )
@@ -122,6 +137,9 @@ BAD_VALUES = [
     ("MAZZO_GRPC_THREADS", "-4", "bad number"),
     ("MAZZO_GRPC_THREADS", "many", "bad number"),
     ("MAZZO_GRPC_THREADS", "1_000", "bad number"),
+    ("MAZZO_WORKERS", "0", "bad number"),
+    ("MAZZO_WORKERS", "two", "bad number"),
+    ("MAZZO_WORKERS", str(MAX_WORKERS + 1), "bad number"),
     ("MAZZO_MAX_REQUEST_BYTES", "64k", "bad number"),
     ("MAZZO_MAX_REQUEST_BYTES", "0", "bad number"),
     ("MAZZO_MAX_REQUEST_BYTES", str(2**31), "bad number"),
@@ -173,6 +191,7 @@ def test_settings_match_config_defaults() -> None:
     assert shown["MAZZO_METRICS_ADDR"] == defaults.metrics_addr
     assert float(shown["MAZZO_GRACE_SECONDS"]) == defaults.grace_seconds
     assert int(shown["MAZZO_GRPC_THREADS"]) == defaults.grpc_workers
+    assert shown["MAZZO_WORKERS"] == "(one per core)"  # default_workers(), not a literal
     assert int(shown["MAZZO_MAX_REQUEST_BYTES"]) == defaults.max_request_bytes
     assert shown["MAZZO_LOG_LEVEL"] == defaults.log_level
     assert shown["MAZZO_STATE_KEYS"] == ""
@@ -188,3 +207,5 @@ def test_settings_table_markdown() -> None:
     for name, _, _ in SETTINGS:
         assert f"| `{name}` |" in table
     assert "| `MAZZO_GRPC_THREADS` | `16` |" in table
+    assert "| `MAZZO_WORKERS` | (one per core) |" in table
+    assert "| `MAZZO_STATE_KEYS` | (unset) |" in table
