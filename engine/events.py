@@ -86,6 +86,10 @@ class SideScore:
     primiera_point: int
     sweeps: int
     napola: int
+    re_bello_point: int = 0
+    grande: int = 0
+    piccola: int = 0
+    declarations: int = 0
 
     @property
     def total(self) -> int:
@@ -96,7 +100,37 @@ class SideScore:
             + self.primiera_point
             + self.sweeps
             + self.napola
+            + self.re_bello_point
+            + self.grande
+            + self.piccola
+            + self.declarations
         )
+
+
+@dataclass(frozen=True, slots=True)
+class FirstTableTaken(Event):
+    """Escoba and Cirulla: the first table totals 15 (or 30): the dealer's side takes it."""
+
+    dealer: int
+    side: int
+    cards: tuple[Card, ...]
+    sweeps: int
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration(Event):
+    """Cirulla: a hand of three worth a declaration, shown when its first card is played.
+
+    ``kind`` is "decino" (three of a kind, 10) or "cirulla" (a total under 10, 3);
+    ``matta_value`` is the rank the matta (7 of cups) stood for, if it was used.
+    """
+
+    seat: int
+    side: int
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
+    matta_value: int | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,10 @@
-"""Scopa: the rules of RULES.md's Scopa section, for 2, 3, 4 and 6 players.
+"""Scopa and its family: RULES.md's Scopa section and docs/variants.md.
 
-Use it through :data:`SCOPA` (the :class:`~engine.game.Game` protocol) or the
-module functions::
+One game for every variant: :class:`~engine.scopa_rules.ScopaRules` says which
+deal, which capture rule, which bonuses. Use it through :data:`SCOPA` (the
+:class:`~engine.game.Game` protocol) or the module functions::
 
-    state, events = new_game(ScopaRules(players=2), seed=42)
+    state, events = new_game(ScopaRules.preset("cirulla"), seed=42)
     move = legal_moves(state)[0]
     state, events = apply(state, move)
 
@@ -15,31 +16,23 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from functools import lru_cache
 
 from engine import deal, packing
-from engine.cards import (
-    COINS,
-    DECK_SIZE,
-    KING,
-    RANK_OF,
-    SETTEBELLO,
-    Card,
-    format_cards,
-)
+from engine.cards import ACE, CUPS, DECK_SIZE, KING, RANK_OF, Card, format_cards
 from engine.errors import IllegalMove, InvalidInput, Reason
 from engine.events import (
     Capture,
     CardPlayed,
     CardsDealt,
     Deal,
+    Declaration,
     Event,
+    FirstTableTaken,
     GameOver,
     HandScored,
     LeftoversTaken,
     Redeal,
-    SideScore,
 )
 from engine.game import (
     Move,
@@ -50,69 +43,51 @@ from engine.game import (
     game_winner,
     hands_fit,
     replace_at,
-    unique_best,
+)
+from engine.scopa_rules import (
+    MAX_TARGET,
+    PLAYER_COUNTS,
+    AceSweep,
+    CaptureRule,
+    DealRule,
+    Face,
+    PrimieraRule,
+    ScopaRules,
+    TableBonus,
+    Variant,
+)
+from engine.scopa_scoring import (
+    napola_points,
+    primiera_total,
+    primiera_winner_of,
+    score_hand,
 )
 
-PLAYER_COUNTS = (2, 3, 4, 6)
-HAND_SIZE = 3
-FIRST_TABLE_SIZE = 4
-MAX_TARGET = 1000
+__all__ = [
+    "SCOPA",
+    "ScopaRules",
+    "ScopaState",
+    "ScopaView",
+    "PrimieraRule",
+    "Variant",
+    "apply",
+    "captures",
+    "legal_moves",
+    "napola_points",
+    "new_game",
+    "primiera_total",
+    "primiera_winner_of",
+    "resolve",
+    "score_hand",
+    "status",
+    "view",
+]
 
-#: Primiera values of ranks 1..10 (index 0 unused).
-PRIMIERA_SCALE = (0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
-#: The sevens rule compares counts of these ranks, in this order.
-SEVENS_ORDER = (7, 6, 5, 4, 3, 2, 1)
-
-
-class PrimieraRule(StrEnum):
-    """How the primiera point is decided (RULES.md, Scopa, Points of a hand)."""
-
-    STANDARD = "standard"  # scale totals; a side lacking a suit has none (seed 000)
-    SEVENS = "sevens"  # most sevens, then sixes, ... (seed 002)
-    LENIENT = "lenient"  # lacking a suit wins only if every side lacks one (seed 003)
-
-
-@dataclass(frozen=True, slots=True)
-class ScopaRules:
-    players: int = 2
-    target: int = 11
-    napola: bool = False
-    primiera: PrimieraRule = PrimieraRule.STANDARD
-
-    def __post_init__(self) -> None:
-        try:
-            # Accept the option's text ("sevens") as well as the member.
-            object.__setattr__(self, "primiera", PrimieraRule(self.primiera))
-        except ValueError:
-            allowed = ", ".join(r.value for r in PrimieraRule)
-            raise InvalidInput(
-                Reason.INVALID_OPTION,
-                f"primiera must be one of {allowed}, not {self.primiera!r}",
-                {"option": "primiera"},
-            ) from None
-        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
-            raise InvalidInput(
-                Reason.INVALID_PLAYERS,
-                f"Scopa is played by 2, 3, 4 or 6 players, not {self.players}",
-            )
-        if type(self.target) is not int or not 1 <= self.target <= MAX_TARGET:
-            raise InvalidInput(
-                Reason.INVALID_OPTION,
-                f"target must be between 1 and {MAX_TARGET}, not {self.target}",
-                {"option": "target"},
-            )
-
-    @property
-    def teams(self) -> bool:
-        return self.players in (4, 6)
-
-    @property
-    def sides(self) -> int:
-        return 2 if self.teams else self.players
-
-    def side_of(self, seat: int) -> int:
-        """Seats 0+2(+4) against 1+3(+5) with teams; every player alone otherwise."""
-        return seat % 2 if self.teams else seat
+QUINDICI = 15
+#: Cirulla's wild card, the 7 of cups: wild in the hand declarations only.
+MATTA = Card.of(7, CUPS)
+DECINO_POINTS = 10
+CIRULLA_POINTS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +106,8 @@ class ScopaState:
     rng: int  # the shuffling generator's state
     decks: tuple[tuple[Card, ...], ...]  # explicit deck orders still to use
     winner: int | None = None
+    revealed: tuple[Card, ...] = ()  # cards in hands that everyone has seen (declared)
+    declared: tuple[int, ...] = ()  # this hand's declaration points by side; () for none
 
     @property
     def game_over(self) -> bool:
@@ -150,6 +127,8 @@ class ScopaView:
     piles: tuple[tuple[Card, ...], ...]
     sweeps: tuple[int, ...]
     status: Status
+    known: tuple[tuple[Card, ...], ...] = ()  # by seat: other seats' declared cards
+    face: Face = Face.ITALIAN
 
 
 # ---------------------------------------------------------------- starting
@@ -173,6 +152,14 @@ def new_game(
     )
 
 
+def _void_table(rules: ScopaRules, table: tuple[Card, ...]) -> bool:
+    """A first table the rules send back: three or four kings, or (Cirulla) two aces."""
+    ranks = [RANK_OF[c] for c in table]
+    return (rules.redeal_kings and ranks.count(KING) >= 3) or (
+        rules.redeal_aces and ranks.count(ACE) >= 2
+    )
+
+
 def _start_hand(
     rules: ScopaRules,
     dealer: int,
@@ -184,11 +171,10 @@ def _start_hand(
     events: list[Event] = []
     while True:
         rng_state, deck, decks = deal.next_deck(rng_state, decks)
-        hands, rest = deal.deal_round(deck, rules.players, dealer, HAND_SIZE)
-        table, stock = rest[:FIRST_TABLE_SIZE], rest[FIRST_TABLE_SIZE:]
-        if sum(1 for c in table if c.rank == KING) < 3:
+        hands, rest = deal.deal_round(deck, rules.players, dealer, rules.hand_size)
+        table, stock = rest[: rules.table_size], rest[rules.table_size :]
+        if not _void_table(rules, table):
             break
-        # Three or four kings cannot all be taken by sums: the table is void.
         events.append(Redeal(dealer, table))
     state = ScopaState(
         rules=rules,
@@ -206,7 +192,31 @@ def _start_hand(
         decks=decks,
     )
     events.extend(_deal_events(state, table))
+    bonus = first_table_sweeps(rules.first_table_bonus, table)
+    if bonus:
+        side = rules.side_of(dealer)
+        events.append(FirstTableTaken(dealer, side, table, bonus))
+        state = replace(
+            state,
+            table=(),
+            piles=replace_at(state.piles, side, table),
+            sweeps=replace_at(state.sweeps, side, bonus),
+            last_capture_side=side,
+        )
     return state, events
+
+
+def first_table_sweeps(bonus: TableBonus, table: tuple[Card, ...]) -> int:
+    """The dealer's sweeps for the first table: 15 gives one, 30 two (Escoba: if it
+    splits into two fifteens)."""
+    total = sum(RANK_OF[c] for c in table)
+    if bonus is TableBonus.NONE or total not in (QUINDICI, 2 * QUINDICI):
+        return 0
+    if total == QUINDICI:
+        return 1
+    if bonus is TableBonus.PAIRS and not any(_subsets_summing_to(QUINDICI, table, 0)):
+        return 0
+    return 2
 
 
 def _deal_events(state: ScopaState, table: tuple[Card, ...]) -> list[Event]:
@@ -226,23 +236,53 @@ def _deal_events(state: ScopaState, table: tuple[Card, ...]) -> list[Event]:
 # ---------------------------------------------------------------- captures
 
 
-def captures(card: Card, table: Sequence[Card]) -> list[frozenset[Card]]:
+def captures(
+    card: Card, table: Sequence[Card], rules: ScopaRules | None = None
+) -> list[frozenset[Card]]:
     """Every taking ``card`` may make from ``table``; ``[frozenset()]`` if none.
 
-    Same rank first and compulsory (one card, any of them); otherwise every set
-    of two or more cards summing to the card's value.
+    Plain Scopa: same rank first and compulsory (one card, any of them);
+    otherwise every set of two or more cards summing to the card's value. The
+    rules' capture switches change that (docs/variants.md).
     """
-    return list(_captures(RANK_OF[card], tuple(table)))
+    rules = rules or ScopaRules()
+    return list(
+        _captures(
+            RANK_OF[card], tuple(table), rules.capture, rules.ace_takes_all, rules.fewest_cards
+        )
+    )
 
 
-@lru_cache(maxsize=4096)
-def _captures(rank: int, table: tuple[Card, ...]) -> tuple[frozenset[Card], ...]:
+@lru_cache(maxsize=8192)
+def _captures(
+    rank: int,
+    table: tuple[Card, ...],
+    rule: CaptureRule,
+    ace_takes_all: bool,
+    fewest: bool,
+) -> tuple[frozenset[Card], ...]:
     # Cached: a move is generated, checked and applied on the same table.
-    same_rank = tuple(frozenset((t,)) for t in table if RANK_OF[t] == rank)
-    if same_rank:
-        return same_rank
-    sums = tuple(frozenset(s) for s in _subsets_summing_to(rank, table, 0) if len(s) >= 2)
-    return sums or (frozenset(),)
+    if ace_takes_all and rank == ACE and table and ACE not in (RANK_OF[t] for t in table):
+        return (frozenset(table),)
+    found: list[frozenset[Card]] = []
+    if rule is not CaptureRule.QUINDICI:
+        same_rank = [frozenset((t,)) for t in table if RANK_OF[t] == rank]
+        found += same_rank or _fewest(
+            [frozenset(s) for s in _subsets_summing_to(rank, table, 0) if len(s) >= 2], fewest
+        )
+    if rule is not CaptureRule.SCOPA:
+        found += _fewest(
+            [frozenset(s) for s in _subsets_summing_to(QUINDICI - rank, table, 0)], fewest
+        )
+    return tuple(dict.fromkeys(found)) or (frozenset(),)
+
+
+def _fewest(sums: list[frozenset[Card]], fewest: bool) -> list[frozenset[Card]]:
+    """With the fewest-cards rule, only the smallest of the sums are legal."""
+    if not fewest or not sums:
+        return sums
+    smallest = min(len(s) for s in sums)
+    return [s for s in sums if len(s) == smallest]
 
 
 def _subsets_summing_to(
@@ -258,16 +298,19 @@ def _subsets_summing_to(
                 yield (cards[i], *rest)
 
 
+def _options(state: ScopaState, card: Card) -> tuple[frozenset[Card], ...]:
+    rules = state.rules
+    return _captures(
+        RANK_OF[card], state.table, rules.capture, rules.ace_takes_all, rules.fewest_cards
+    )
+
+
 def legal_moves(state: ScopaState) -> list[Move]:
     """Every legal move of the seat to play, takings spelled out."""
     if state.game_over:
         return []
-    seat, table = state.to_play, state.table
-    return [
-        Move(seat, card, take)
-        for card in state.hands[seat]
-        for take in _captures(RANK_OF[card], table)
-    ]
+    seat = state.to_play
+    return [Move(seat, card, take) for card in state.hands[seat] for take in _options(state, card)]
 
 
 def resolve(state: ScopaState, move: Move) -> Move:
@@ -283,7 +326,7 @@ def resolve(state: ScopaState, move: Move) -> Move:
         hand=state.hands[move.seat] if 0 <= move.seat < state.rules.players else (),
         game_over=state.game_over,
     )
-    options = _captures(RANK_OF[move.card], state.table)
+    options = _options(state, move.card)
     if move.take in options:
         return move
     absent = sorted(move.take.difference(state.table))
@@ -299,12 +342,21 @@ def resolve(state: ScopaState, move: Move) -> Move:
             {"choices": ";".join(_take_text(t) for t in options)},
             choices=choices,
         )
-    raise _why_not(move, options)
+    raise _why_not(state, move, options)
 
 
-def _why_not(move: Move, options: Sequence[frozenset[Card]]) -> IllegalMove:
-    taken = _take_text(move.take)
-    if any(len(t) == 1 and next(iter(t)).rank == move.card.rank for t in options):
+def _why_not(state: ScopaState, move: Move, options: Sequence[frozenset[Card]]) -> IllegalMove:
+    rules, taken = state.rules, _take_text(move.take)
+    rank = RANK_OF[move.card]
+    if rules.fewest_cards and move.take in _captures(
+        rank, state.table, rules.capture, rules.ace_takes_all, False
+    ):
+        return IllegalMove(
+            Reason.MUST_TAKE_FEWEST_CARDS,
+            f"{move.card} must take as few cards as it can ({_describe(options)}), not {taken}",
+            {"choices": ";".join(_take_text(t) for t in options)},
+        )
+    if any(len(t) == 1 and RANK_OF[next(iter(t))] == rank for t in options):
         return IllegalMove(
             Reason.MUST_TAKE_SAME_RANK,
             f"{move.card} must take a card of the same rank ({_describe(options)}), not {taken}",
@@ -332,9 +384,16 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     """Play ``move``; return the new state and what happened."""
     seat, card, take = resolve(state, move)
     rules = state.rules
+    events: list[Event] = []
+    revealed, declared = state.revealed, state.declared
+    if rules.declarations and len(state.hands[seat]) == rules.hand_size:
+        # Declared when the first card of a fresh hand of three is played.
+        revealed, declared = _declare(state, seat, events)
+    if card in revealed:
+        revealed = tuple(c for c in revealed if c != card)
     hand = tuple(c for c in state.hands[seat] if c != card)
     hands = (*state.hands[:seat], hand, *state.hands[seat + 1 :])
-    events: list[Event] = [CardPlayed(seat, card)]
+    events.append(CardPlayed(seat, card))
     table, piles, sweeps, last_capture_side = (
         state.table,
         state.piles,
@@ -344,9 +403,8 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     if take:
         side = last_capture_side = rules.side_of(seat)
         taken = tuple(c for c in table if c in take)
+        sweep = _is_sweep(state, card, taken, last_card=not state.stock and not any(hands))
         table = tuple(c for c in table if c not in take)
-        # No sweep with the last card of the hand.
-        sweep = not table and (bool(state.stock) or any(hands))
         piles = replace_at(piles, side, (*piles[side], card, *taken))
         if sweep:
             sweeps = replace_at(sweeps, side, sweeps[side] + 1)
@@ -356,8 +414,8 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     stock = state.stock
     dealt_more = not any(hands) and bool(stock)
     if dealt_more:
-        # Every hand is empty and the stock is not: 3 more each, nothing to the table.
-        hands, stock = deal.deal_round(stock, rules.players, state.dealer, HAND_SIZE)
+        # Every hand is empty and the stock is not: more each, nothing to the table.
+        hands, stock = deal.deal_round(stock, rules.players, state.dealer, rules.hand_size)
     state = ScopaState(
         rules,
         state.dealer,
@@ -372,6 +430,9 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
         state.scores,
         state.rng,
         state.decks,
+        None,
+        revealed,
+        declared,
     )
     if dealt_more:
         events.extend(_deal_events(state, ()))
@@ -380,19 +441,66 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     return state, events
 
 
+def _is_sweep(state: ScopaState, card: Card, taken: tuple[Card, ...], last_card: bool) -> bool:
+    """A capture emptying the table sweeps, except with the last card of the hand
+    and, as the rules say, with an ace that takes all."""
+    if last_card or len(taken) != len(state.table):
+        return False
+    rules = state.rules
+    if not rules.ace_takes_all or RANK_OF[card] != ACE:
+        return True
+    if rules.ace_sweep is AceSweep.NEVER:
+        return False
+    took_all = ACE not in (RANK_OF[t] for t in state.table)
+    return rules.ace_sweep is AceSweep.ALWAYS or not took_all
+
+
+def judge_hand(hand: Sequence[Card]) -> tuple[str, int, int | None] | None:
+    """Cirulla's declaration for a hand of three: (kind, points, matta value) or None.
+
+    Three of a kind is a decino (10); a total under 10 a cirulla (3). The matta
+    takes the rank that pairs the other two, else counts as 1; at most one
+    declaration, the better.
+    """
+    ranks = [RANK_OF[c] for c in hand]
+    if len(set(ranks)) == 1:
+        return ("decino", DECINO_POINTS, None)
+    others = [RANK_OF[c] for c in hand if c != MATTA]
+    if MATTA in hand and others[0] == others[1]:
+        return ("decino", DECINO_POINTS, others[0])
+    matta_value = 1 if MATTA in hand else None
+    if sum(others) + (matta_value or 0) < 10:
+        return ("cirulla", CIRULLA_POINTS, matta_value)
+    return None
+
+
+def _declare(
+    state: ScopaState, seat: int, events: list[Event]
+) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    hand = state.hands[seat]
+    judged = judge_hand(hand)
+    if judged is None:
+        return state.revealed, state.declared
+    kind, points, matta_value = judged
+    side = state.rules.side_of(seat)
+    events.append(Declaration(seat, side, kind, hand, points, matta_value))
+    declared = state.declared or (0,) * state.rules.sides
+    return (*state.revealed, *hand), replace_at(declared, side, declared[side] + points)
+
+
 def _end_hand(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[Event]]:
     if state.table and state.last_capture_side is not None:
         side = state.last_capture_side
         events.append(LeftoversTaken(side, state.table))
         piles = replace_at(state.piles, side, state.piles[side] + state.table)
         state = replace(state, piles=piles, table=())
-    sides = score_hand(state.rules, state.piles, state.sweeps)
+    sides = score_hand(state.rules, state.piles, state.sweeps, state.declared)
     scores = tuple(old + s.total for old, s in zip(state.scores, sides, strict=True))
     events.append(HandScored(state.hand_number, sides, scores))
     winner = game_winner(scores, state.rules.target)
     if winner is not None:
         events.append(GameOver(winner, scores))
-        return replace(state, scores=scores, winner=winner), events
+        return replace(state, scores=scores, winner=winner, declared=()), events
     next_state, deal_events = _start_hand(
         state.rules,
         (state.dealer + 1) % state.rules.players,
@@ -403,71 +511,6 @@ def _end_hand(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[
     )
     events.extend(deal_events)
     return next_state, events
-
-
-# ---------------------------------------------------------------- scoring
-
-
-def score_hand(
-    rules: ScopaRules, piles: Sequence[Sequence[Card]], sweeps: Sequence[int]
-) -> tuple[SideScore, ...]:
-    """Every side's points for one hand: RULES.md, Scopa, Points of a hand."""
-    counts = [len(p) for p in piles]
-    coins = [sum(1 for c in p if c.suit == COINS) for p in piles]
-    cards_winner = unique_best(counts)
-    coins_winner = unique_best(coins)
-    primiera_winner = primiera_winner_of(rules.primiera, piles)
-    return tuple(
-        SideScore(
-            side=side,
-            cards=counts[side],
-            denari=coins[side],
-            primiera=primiera_total(pile),
-            cards_point=int(cards_winner == side),
-            denari_point=int(coins_winner == side),
-            settebello_point=int(SETTEBELLO in pile),
-            primiera_point=int(primiera_winner == side),
-            sweeps=sweeps[side],
-            napola=napola_points(pile) if rules.napola else 0,
-        )
-        for side, pile in enumerate(piles)
-    )
-
-
-def primiera_total(pile: Sequence[Card]) -> int:
-    """Sum over the suits present of the best card's primiera value."""
-    best = [0, 0, 0, 0]
-    for card in pile:
-        best[card.suit] = max(best[card.suit], PRIMIERA_SCALE[card.rank])
-    return sum(best)
-
-
-def _has_every_suit(pile: Sequence[Card]) -> bool:
-    return len({c.suit for c in pile}) == 4
-
-
-def primiera_winner_of(rule: PrimieraRule, piles: Sequence[Sequence[Card]]) -> int | None:
-    """The side that wins the primiera point under ``rule``; ``None`` on a tie."""
-    if rule is PrimieraRule.SEVENS:
-        keys = [tuple(sum(1 for c in p if c.rank == r) for r in SEVENS_ORDER) for p in piles]
-        return unique_best(keys)
-    complete = [_has_every_suit(p) for p in piles]
-    if rule is PrimieraRule.LENIENT and not any(complete):
-        # Every side lacks a suit: compare what they have.
-        return unique_best([primiera_total(p) for p in piles])
-    totals = [primiera_total(p) if full else -1 for p, full in zip(piles, complete, strict=True)]
-    if max(totals) < 0:
-        return None
-    return unique_best(totals)
-
-
-def napola_points(pile: Sequence[Card]) -> int:
-    """Length of the run of coins from the ace, when it reaches the 3; else 0."""
-    coins = {c.rank for c in pile if c.suit == COINS}
-    run = 0
-    while run + 1 in coins:
-        run += 1
-    return run if run >= 3 else 0
 
 
 # ---------------------------------------------------------------- seeing
@@ -487,7 +530,8 @@ def status(state: ScopaState) -> Status:
 
 
 def view(state: ScopaState, seat: int) -> ScopaView:
-    """What ``seat`` may see: its hand, the table, the counts, the captured piles."""
+    """What ``seat`` may see: its hand, the table, the counts, the captured piles,
+    and the cards others declared."""
     check_seat(seat, state.rules.players)
     return ScopaView(
         seat=seat,
@@ -499,39 +543,84 @@ def view(state: ScopaState, seat: int) -> ScopaView:
         piles=state.piles,
         sweeps=state.sweeps,
         status=status(state),
+        known=tuple(
+            () if other == seat else tuple(c for c in hand if c in state.revealed)
+            for other, hand in enumerate(state.hands)
+        ),
+        face=state.rules.face,
     )
 
 
 # ---------------------------------------------------------------- the compact codec
 
-_FORMAT = 1
+_FORMAT = 2
 _NONE = 0xFF
-_HEADER = struct.Struct(">BBHBBIBBBQ")
+#: format, players, target, then the rules' enums, bool switches and re bello card.
+_RULES = struct.Struct(">BBHBBBBBBBHB")
+_PLAY = struct.Struct(">BIBBBQ")
 _SIDE = struct.Struct(">IB")
-_PRIMIERA_CODES = tuple(PrimieraRule)
+_ENUMS = (
+    ("primiera", tuple(PrimieraRule)),
+    ("variant", tuple(Variant)),
+    ("deal", tuple(DealRule)),
+    ("capture", tuple(CaptureRule)),
+    ("ace_sweep", tuple(AceSweep)),
+    ("first_table_bonus", tuple(TableBonus)),
+    ("face", tuple(Face)),
+)
+_FLAGS = (
+    "napola",
+    "ace_takes_all",
+    "fewest_cards",
+    "redeal_kings",
+    "redeal_aces",
+    "declarations",
+    "grande_piccola",
+)
+
+
+def _encode_rules(rules: ScopaRules) -> bytes:
+    flags = sum(1 << i for i, name in enumerate(_FLAGS) if getattr(rules, name))
+    return _RULES.pack(
+        _FORMAT,
+        rules.players,
+        rules.target,
+        *(members.index(getattr(rules, name)) for name, members in _ENUMS),
+        flags,
+        _NONE if rules.re_bello is None else rules.re_bello,
+    )
+
+
+def _decode_rules(data: memoryview) -> ScopaRules:
+    fmt, players, target, *enums, flags, re_bello = _RULES.unpack_from(data)
+    if fmt != _FORMAT:
+        raise ValueError(f"unknown Scopa state format {fmt}")
+    values = {name: members[i] for (name, members), i in zip(_ENUMS, enums, strict=True)}
+    values.update({name: bool(flags >> i & 1) for i, name in enumerate(_FLAGS)})
+    return ScopaRules(
+        players=players,
+        target=target,
+        re_bello=None if re_bello == _NONE else Card(re_bello),
+        **values,
+    )
 
 
 def encode(state: ScopaState) -> bytes:
-    """The state as compact bytes (about 70 for two players)."""
-    rules = state.rules
-    flags = int(rules.napola) | _PRIMIERA_CODES.index(rules.primiera) << 1
-    out = bytearray(
-        _HEADER.pack(
-            _FORMAT,
-            rules.players,
-            rules.target,
-            flags,
-            state.dealer,
-            state.hand_number,
-            state.to_play,
-            _NONE if state.winner is None else state.winner,
-            _NONE if state.last_capture_side is None else state.last_capture_side,
-            state.rng,
-        )
+    """The state as compact bytes (about 80 for two players)."""
+    out = bytearray(_encode_rules(state.rules))
+    out += _PLAY.pack(
+        state.dealer,
+        state.hand_number,
+        state.to_play,
+        _NONE if state.winner is None else state.winner,
+        _NONE if state.last_capture_side is None else state.last_capture_side,
+        state.rng,
     )
     for score, sweeps in zip(state.scores, state.sweeps, strict=True):
         out += _SIDE.pack(score, sweeps)
-    packing.write_zones(out, (*state.hands, state.table, state.stock, *state.piles))
+    out.append(len(state.declared))
+    out += bytes(state.declared)
+    packing.write_zones(out, (*state.hands, state.table, state.stock, *state.piles, state.revealed))
     packing.write_decks(out, state.decks)
     return bytes(out)
 
@@ -542,25 +631,29 @@ def decode(data: bytes) -> ScopaState:
         state = _decode(memoryview(data))
     except (struct.error, IndexError, ValueError, KeyError, InvalidInput) as exc:
         raise InvalidInput(Reason.STATE_CORRUPT, f"the state does not decode: {exc}") from exc
-    _check_cards_accounted(state)
-    _check_consistent(state)
+    problems = _inconsistencies(state)
+    if problems:
+        message = "the state is inconsistent: " + ", ".join(problems)
+        raise InvalidInput(Reason.STATE_CORRUPT, message)
     return state
 
 
 def _decode(data: memoryview) -> ScopaState:
-    fields = _HEADER.unpack_from(data)
-    fmt, players, target, flags, dealer, hand_number, to_play, winner, last, rng_state = fields
-    if fmt != _FORMAT:
-        raise ValueError(f"unknown Scopa state format {fmt}")
-    rules = ScopaRules(players, target, bool(flags & 1), _PRIMIERA_CODES[flags >> 1])
-    pos = _HEADER.size
+    rules = _decode_rules(data)
+    dealer, hand_number, to_play, winner, last, rng_state = _PLAY.unpack_from(data, _RULES.size)
+    pos = _RULES.size + _PLAY.size
     scores, sweeps = [], []
     for _ in range(rules.sides):
         score, sweep = _SIDE.unpack_from(data, pos)
         scores.append(score)
         sweeps.append(sweep)
         pos += _SIDE.size
-    zones, pos = packing.read_zones(data, pos, players + 2 + rules.sides)
+    declared = tuple(data[pos + 1 : pos + 1 + data[pos]])
+    if len(declared) not in (0, rules.sides):
+        raise ValueError("declarations do not match the sides")
+    pos += 1 + len(declared)
+    players = rules.players
+    zones, pos = packing.read_zones(data, pos, players + 3 + rules.sides)
     decks = packing.read_decks(data, pos)
     if not (0 <= dealer < players and 0 <= to_play < players):
         raise ValueError("seat out of range")
@@ -572,32 +665,36 @@ def _decode(data: memoryview) -> ScopaState:
         hands=tuple(zones[:players]),
         table=zones[players],
         stock=zones[players + 1],
-        piles=tuple(zones[players + 2 :]),
+        piles=tuple(zones[players + 2 : players + 2 + rules.sides]),
         sweeps=tuple(sweeps),
         last_capture_side=None if last == _NONE else last,
         scores=tuple(scores),
         rng=rng_state,
         decks=decks,
         winner=None if winner == _NONE else winner,
+        revealed=zones[-1],
+        declared=declared,
     )
 
 
-def _check_consistent(state: ScopaState) -> None:
-    """Refuse states no game can reach, so that no later call trips on one."""
+def _inconsistencies(state: ScopaState) -> list[str]:
+    """What makes the state one no game can reach, so that no later call trips on it."""
     sides = state.rules.sides
     problems = []
+    cards = [c for zone in (*state.hands, state.table, state.stock, *state.piles) for c in zone]
+    if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
+        problems.append("the 40 cards are not there once each")
     if state.winner is not None and not 0 <= state.winner < sides:
         problems.append("winner out of range")
     if state.last_capture_side is not None and not 0 <= state.last_capture_side < sides:
         problems.append("last capturing side out of range")
     if state.hand_number < 1:
         problems.append("hand number below 1")
+    if not set(state.revealed) <= {c for hand in state.hands for c in hand}:
+        problems.append("a shown card is not in a hand")
     if not _hands_fit_turn(state):
         problems.append("hand sizes do not fit the turn")
-    if problems:
-        raise InvalidInput(
-            Reason.STATE_CORRUPT, "the state is inconsistent: " + ", ".join(problems)
-        )
+    return problems
 
 
 def _hands_fit_turn(state: ScopaState) -> bool:
@@ -611,12 +708,6 @@ def _hands_fit_turn(state: ScopaState) -> bool:
     return hands_fit(state.hands, state.to_play, played)
 
 
-def _check_cards_accounted(state: ScopaState) -> None:
-    cards = [c for zone in (*state.hands, state.table, state.stock, *state.piles) for c in zone]
-    if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
-        raise InvalidInput(Reason.STATE_CORRUPT, "the state does not hold the 40 cards once each")
-
-
 # ---------------------------------------------------------------- the Game protocol
 
 
@@ -625,9 +716,19 @@ class ScopaGame:
 
     name: str = "scopa"
     title: str = "Scopa"
-    description: str = "The Italian fishing game: take by rank or by sum, sweep the table."
+    description: str = (
+        "The Italian fishing game and its family: take by rank, by sum or by fifteen, "
+        "sweep the table."
+    )
     player_counts: tuple[int, ...] = PLAYER_COUNTS
     options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "variant",
+            "enum",
+            Variant.SCOPA.value,
+            "the preset of every switch below; a switch set by the caller overrides it",
+            allowed=tuple(v.value for v in Variant),
+        ),
         OptionSpec("target", "int", 11, "points to win", min=1, max=MAX_TARGET),
         OptionSpec("napola", "bool", False, "score the run of coins from the ace"),
         OptionSpec(
@@ -636,6 +737,52 @@ class ScopaGame:
             PrimieraRule.STANDARD.value,
             "how the primiera point is decided",
             allowed=tuple(r.value for r in PrimieraRule),
+        ),
+        OptionSpec(
+            "deal",
+            "enum",
+            DealRule.THREE.value,
+            "3 each and 4 on the table, or Scopone's 9 + 4 or 10 each",
+            allowed=tuple(d.value for d in DealRule),
+        ),
+        OptionSpec(
+            "capture",
+            "enum",
+            CaptureRule.SCOPA.value,
+            "by rank or sum, by fifteen (Quindici, Escoba), or either (Cirulla)",
+            allowed=tuple(c.value for c in CaptureRule),
+        ),
+        OptionSpec("ace_takes_all", "bool", False, "an ace takes the whole table"),
+        OptionSpec(
+            "ace_sweep",
+            "enum",
+            AceSweep.ORDINARY.value,
+            "when an ace that takes all makes a sweep",
+            allowed=tuple(a.value for a in AceSweep),
+        ),
+        OptionSpec(
+            "fewest_cards", "bool", False, "among several sums, only the fewest cards may be taken"
+        ),
+        OptionSpec("redeal_kings", "bool", True, "a first table with 3 or 4 kings is dealt again"),
+        OptionSpec(
+            "redeal_aces", "bool", False, "a first table with 2 or more aces is dealt again"
+        ),
+        OptionSpec(
+            "first_table_bonus",
+            "enum",
+            TableBonus.NONE.value,
+            "the dealer takes a first table of 15 (or 30) as sweeps",
+            allowed=tuple(b.value for b in TableBonus),
+        ),
+        OptionSpec("declarations", "bool", False, "Cirulla's hand declarations, with the matta"),
+        OptionSpec("grande_piccola", "bool", False, "Cirulla's grande (5) and piccola (3+)"),
+        OptionSpec("re_bello", "card", "", "a second bonus card worth 1 point (e.g. 10D)"),
+        OptionSpec(
+            "face",
+            "enum",
+            Face.ITALIAN.value,
+            "the names of the cards in views; the codes never change",
+            allowed=tuple(f.value for f in Face),
         ),
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import pytest
@@ -190,10 +191,8 @@ def test_a_byte_naming_no_card_is_refused_as_state_corrupt():
 
 def test_a_players_count_scopa_does_not_allow_is_refused_as_state_corrupt():
     state, _ = new_game(ScopaRules(players=2), seed=1)
-    rules = object.__new__(ScopaRules)
-    for name, value in (("players", 5), ("target", 11), ("napola", False)):
-        object.__setattr__(rules, name, value)
-    object.__setattr__(rules, "primiera", PrimieraRule.STANDARD)
+    rules = copy.copy(ScopaRules(players=2))
+    object.__setattr__(rules, "players", 5)
     data = corrupted(state, rules=rules)  # encodes players=5 without checking it
     assert_corrupt(data)
 
