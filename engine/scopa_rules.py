@@ -205,6 +205,26 @@ _PRESETS: dict[Variant, dict[str, Any]] = {
     Variant.RE_BELLO: {"re_bello": Card.of(10, 0)},
 }
 
+TITLES: dict[Variant, str] = {
+    Variant.SCOPA: "Scopa",
+    Variant.SCOPONE_SCIENTIFICO: "Scopone scientifico",
+    Variant.SCOPONE_CLASSICO: "Scopone classico",
+    Variant.QUINDICI: "Scopa di Quindici",
+    Variant.ESCOBA: "Escoba",
+    Variant.SCOPA_D_ASSI: "Scopa d'Assi (Asso piglia tutto)",
+    Variant.CIRULLA: "Cirulla",
+    Variant.RE_BELLO: "Re bello",
+}
+
+VARIANT_PLAYERS: dict[Variant, tuple[int, ...]] = {
+    variant: (4,)
+    if variant in (Variant.SCOPONE_SCIENTIFICO, Variant.SCOPONE_CLASSICO)
+    else (2, 3, 4)
+    if variant is Variant.CIRULLA
+    else PLAYER_COUNTS
+    for variant in Variant
+}
+
 DEFAULT_PLAYERS: dict[Variant, int] = {
     variant: 4 if variant in (Variant.SCOPONE_SCIENTIFICO, Variant.SCOPONE_CLASSICO) else 2
     for variant in Variant

@@ -7,25 +7,79 @@ with the engine's own reasons).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum
 from typing import Any
+
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
 from engine import Card, Game, Move, Status, parse_cards
 from engine import events as ev
-from engine.cards import SUITS
+from engine.cards import DECK, SUITS
 from engine.errors import InvalidInput, Reason
-from engine.scopa import PrimieraRule, ScopaRules, ScopaView
+from engine.faces import card_index, card_name
+from engine.scopa import ScopaRules, ScopaView
+from engine.scopa_rules import (
+    DEFAULT_PLAYERS,
+    TITLES,
+    VARIANT_PLAYERS,
+    AceSweep,
+    CaptureRule,
+    DealRule,
+    Face,
+    PrimieraRule,
+    TableBonus,
+    Variant,
+    preset_values,
+)
 from engine.tressette import TressetteRules, TressetteView
 from mazzo.v1 import engine_pb2 as pb
 
-DEFAULT_PLAYERS = 2
+DEFAULT_PLAYERS_OF_GAME = 2
 
-#: Engine enum options by their wire enum; the wire name is PRIMIERA_RULE_ + value.
-_PRIMIERA_TO_PB = {
-    rule: pb.PrimieraRule.Value(f"PRIMIERA_RULE_{rule.name}") for rule in PrimieraRule
+#: Engine enums by option name, with their wire enum. A wire name is the wire
+#: enum's prefix and the engine value in capitals: DEAL_RULE_SCOPONE_NINE.
+_ENUM_OPTIONS: dict[str, tuple[EnumTypeWrapper, type[StrEnum]]] = {
+    "primiera": (pb.PrimieraRule, PrimieraRule),
+    "variant": (pb.ScopaVariant, Variant),
+    "deal": (pb.DealRule, DealRule),
+    "capture": (pb.CaptureRule, CaptureRule),
+    "ace_sweep": (pb.AceSweep, AceSweep),
+    "first_table_bonus": (pb.TableBonus, TableBonus),
+    "face": (pb.Face, Face),
 }
-_PRIMIERA_FROM_PB = {number: rule for rule, number in _PRIMIERA_TO_PB.items()}
-_PRIMIERA_FROM_PB[pb.PRIMIERA_RULE_UNSPECIFIED] = PrimieraRule.STANDARD
+_BOOL_SWITCHES = (
+    "ace_takes_all",
+    "fewest_cards",
+    "redeal_kings",
+    "redeal_aces",
+    "declarations",
+    "grande_piccola",
+)
+
+
+def _prefix(wire: EnumTypeWrapper) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", wire.DESCRIPTOR.name).upper() + "_"
+
+
+def wire_name(option: str, value: StrEnum) -> str:
+    """The wire name of an engine enum value: ``DEAL_RULE_SCOPONE_NINE``."""
+    wire, _ = _ENUM_OPTIONS[option]
+    return _prefix(wire) + value.value.upper()
+
+
+def _engine_value(option: str, number: int) -> StrEnum | None:
+    """The engine value of a wire enum number; ``None`` for UNSPECIFIED."""
+    wire, kind = _ENUM_OPTIONS[option]
+    if number == 0:
+        return None
+    try:
+        return kind(wire.Name(number).removeprefix(_prefix(wire)).lower())
+    except ValueError:
+        raise InvalidInput(
+            Reason.INVALID_OPTION, f"unknown {option} value {number}", {"option": option}
+        ) from None
 
 
 def card_names(cards: Iterable[Card]) -> list[str]:
@@ -43,25 +97,30 @@ def rules_from_request(request: pb.NewGameRequest) -> tuple[str, Any]:
             Reason.INVALID_GAME,
             'name the game by its options message, e.g. {"scopa": {}} or {"tressette": {}}',
         )
-    players = request.players or DEFAULT_PLAYERS
+    players = {"players": request.players} if request.players else {}
     if game == "tressette":
         tressette = request.tressette
         return game, TressetteRules(
-            players=players, napoletana=tressette.napoletana, **_target(tressette)
+            napoletana=tressette.napoletana,
+            **{"players": DEFAULT_PLAYERS_OF_GAME, **players, **_target(tressette)},
         )
-    scopa = request.scopa
-    if scopa.primiera not in _PRIMIERA_FROM_PB:
-        raise InvalidInput(
-            Reason.INVALID_OPTION,
-            f"unknown primiera rule {scopa.primiera}",
-            {"option": "primiera"},
-        )
-    return game, ScopaRules(
-        players=players,
-        napola=scopa.napola,
-        primiera=_PRIMIERA_FROM_PB[scopa.primiera],
-        **_target(scopa),
-    )
+    return game, _scopa_rules(request.scopa, players)
+
+
+def _scopa_rules(options: pb.ScopaOptions, players: dict[str, int]) -> ScopaRules:
+    """The variant's preset, with every switch the caller set."""
+    switches: dict[str, Any] = {**players, **_target(options)}
+    for name in _ENUM_OPTIONS:
+        value = _engine_value(name, getattr(options, name))
+        if value is not None and name != "variant":
+            switches[name] = value
+    switches.update({n: getattr(options, n) for n in _BOOL_SWITCHES if options.HasField(n)})
+    if options.napola:
+        switches["napola"] = True
+    if options.HasField("re_bello"):
+        switches["re_bello"] = Card.parse(options.re_bello) if options.re_bello else None
+    variant = _engine_value("variant", options.variant) or Variant.SCOPA
+    return ScopaRules.preset(variant, **switches)
 
 
 def _target(options: pb.ScopaOptions | pb.TressetteOptions) -> dict[str, int]:
@@ -118,18 +177,25 @@ def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
         stock_size=view.stock_size,
         status=status_to_pb(view.status),
     )
+    face = Face.ITALIAN
     if isinstance(view, ScopaView):
+        face = view.face
         message.table.extend(card_names(view.table))
         message.piles.extend(_piles_to_pb(view.piles, view.sweeps))
     else:
         message.trick.extend(card_names(view.trick))
         message.leader = view.leader
         message.piles.extend(_piles_to_pb(view.piles))
-        message.known.extend(
-            pb.KnownCards(seat=seat, cards=card_names(cards))
-            for seat, cards in enumerate(view.known)
-            if seat != view.seat
-        )
+    message.known.extend(
+        pb.KnownCards(seat=seat, cards=card_names(cards))
+        for seat, cards in enumerate(view.known)
+        if seat != view.seat and cards
+    )
+    message.face = pb.Face.Value(wire_name("face", face))
+    shown = {*view.hand, *getattr(view, "table", ()), *getattr(view, "trick", ())}
+    shown.update(c for pile in view.piles for c in pile)
+    shown.update(c for cards in view.known for c in cards)
+    message.card_names.update({str(c): card_name(c, face) for c in sorted(shown)})
     return message
 
 
@@ -154,6 +220,10 @@ def _side_score_to_pb(score: ev.SideScore | ev.TressetteSideScore) -> pb.SideSco
         primiera_point=score.primiera_point,
         sweeps=score.sweeps,
         napola=score.napola,
+        re_bello_point=score.re_bello_point,
+        grande=score.grande,
+        piccola=score.piccola,
+        declarations=score.declarations,
         total=score.total,
     )
 
@@ -230,6 +300,27 @@ def _napoletana(e: ev.NapoletanaDeclared) -> pb.Event:
     )
 
 
+def _first_table_taken(e: ev.FirstTableTaken) -> pb.Event:
+    return pb.Event(
+        first_table_taken=pb.FirstTableTaken(
+            dealer=e.dealer, side=e.side, cards=card_names(e.cards), sweeps=e.sweeps
+        )
+    )
+
+
+def _declaration(e: ev.Declaration) -> pb.Event:
+    return pb.Event(
+        declaration=pb.Declaration(
+            seat=e.seat,
+            side=e.side,
+            kind=e.kind,
+            cards=card_names(e.cards),
+            points=e.points,
+            matta_value=e.matta_value,
+        )
+    )
+
+
 _EVENT_WRITERS: dict[type, Callable[[Any], pb.Event]] = {
     ev.Deal: _deal,
     ev.CardsDealt: _cards_dealt,
@@ -242,6 +333,8 @@ _EVENT_WRITERS: dict[type, Callable[[Any], pb.Event]] = {
     ev.TrickWon: _trick_won,
     ev.CardDrawn: _card_drawn,
     ev.NapoletanaDeclared: _napoletana,
+    ev.FirstTableTaken: _first_table_taken,
+    ev.Declaration: _declaration,
 }
 
 
@@ -255,43 +348,56 @@ def events_to_pb(events: Sequence[ev.Event]) -> list[pb.Event]:
     return out
 
 
-def _option_default(value: int | bool | str) -> str:
+def _option_text(option: str, value: object) -> str:
+    """An option value written as the catalog and JSON write it."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    if option in _ENUM_OPTIONS:
+        kind = _ENUM_OPTIONS[option][1]
+        return wire_name(option, kind(value))
+    return "" if value is None else str(value)
 
 
-def _enum_names(option: str, values: Sequence[str]) -> list[str]:
-    """The catalog names enum values as the wire does (PRIMIERA_RULE_STANDARD)."""
-    if option == "primiera":
-        return [pb.PrimieraRule.Name(_PRIMIERA_TO_PB[PrimieraRule(v)]) for v in values]
-    return list(values)
+def _variant_info(variant: Variant) -> pb.VariantInfo:
+    return pb.VariantInfo(
+        name=wire_name("variant", variant),
+        title=TITLES[variant],
+        player_counts=VARIANT_PLAYERS[variant],
+        default_players=DEFAULT_PLAYERS[variant],
+        presets={name: _option_text(name, v) for name, v in preset_values(variant).items()},
+    )
+
+
+def _face_info(face: Face) -> pb.FaceInfo:
+    return pb.FaceInfo(
+        name=wire_name("face", face),
+        cards=[
+            pb.CardName(code=str(c), name=card_name(c, face), index=card_index(c, face))
+            for c in DECK
+        ],
+    )
 
 
 def game_info_to_pb(game: Game) -> pb.GameInfo:
-    options = []
-    for spec in game.options:
-        allowed = _enum_names(spec.name, spec.allowed)
-        default = (
-            _enum_names(spec.name, [str(spec.default)])[0]
-            if spec.type == "enum"
-            else _option_default(spec.default)
+    options = [
+        pb.OptionInfo(
+            name=spec.name,
+            type=spec.type,
+            default_value=_option_text(spec.name, spec.default),
+            allowed_values=[_option_text(spec.name, v) for v in spec.allowed],
+            min=spec.min,
+            max=spec.max,
+            description=spec.description,
         )
-        options.append(
-            pb.OptionInfo(
-                name=spec.name,
-                type=spec.type,
-                default_value=default,
-                allowed_values=allowed,
-                min=spec.min,
-                max=spec.max,
-                description=spec.description,
-            )
-        )
+        for spec in game.options
+    ]
+    scopa = game.name == "scopa"
     return pb.GameInfo(
         name=game.name,
         title=game.title,
         description=game.description,
         player_counts=game.player_counts,
         options=options,
+        variants=[_variant_info(v) for v in Variant] if scopa else [],
+        faces=[_face_info(f) for f in Face] if scopa else [],
     )

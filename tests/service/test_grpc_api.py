@@ -92,7 +92,8 @@ def test_catalog_lists_scopa_with_player_counts_and_option_defaults(
     assert scopa.description
     assert list(scopa.player_counts) == [2, 3, 4, 6]
     options = {o.name: o for o in scopa.options}
-    assert set(options) == {"target", "napola", "primiera"}
+    # The catalog describes every field of ScopaOptions, and nothing else.
+    assert set(options) == {f.name for f in pb.ScopaOptions.DESCRIPTOR.fields}
     target, napola, primiera = options["target"], options["napola"], options["primiera"]
     assert (target.type, target.default_value, target.min, target.max) == ("int", "11", 1, 1000)
     assert (napola.type, napola.default_value) == ("bool", "false")
@@ -101,6 +102,7 @@ def test_catalog_lists_scopa_with_player_counts_and_option_defaults(
         "PRIMIERA_RULE_STANDARD",
         "PRIMIERA_RULE_SEVENS",
         "PRIMIERA_RULE_LENIENT",
+        "PRIMIERA_RULE_MOST_SEVENS",
     ]
     for name in primiera.allowed_values:  # every advertised value is a wire enum value
         assert pb.PrimieraRule.Value(name) != pb.PRIMIERA_RULE_UNSPECIFIED

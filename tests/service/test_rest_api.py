@@ -234,6 +234,16 @@ def test_view(rest_port: int, state: str) -> None:
             "trick": [],
             "leader": 0,
             "known": [],
+            "face": "FACE_ITALIAN",
+            "cardNames": {
+                "1S": "asso di spade",
+                "6B": "sei di bastoni",
+                "2B": "due di bastoni",
+                "2C": "due di coppe",
+                "5S": "cinque di spade",
+                "3S": "tre di spade",
+                "4B": "quattro di bastoni",
+            },
         }
     }
 
