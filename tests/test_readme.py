@@ -10,8 +10,10 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from google.protobuf import json_format
 from werkzeug.serving import make_server
 
+from mazzo.v1 import engine_pb2 as pb
 from service.config import settings_table_markdown
 from service.grpc_server import GrpcServer
 from service.handlers import EngineHandlers
@@ -88,6 +90,26 @@ def test_readme_python_client_snippet_runs(grpc_address: str) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == "1\n"
+
+
+def _game_starts() -> list[str]:
+    """The request bodies of the README's table of games."""
+    table = README.split("Games today", 1)[1].split("\n\n", 2)[1]
+    return re.findall(r"\| `(\{.*\})` \|", table)
+
+
+def test_readme_starts_every_game_and_variant_as_shown(handlers: EngineHandlers) -> None:
+    bodies = _game_starts()
+    assert len(bodies) == 10
+    variants = {pb.ScopaVariant.Name(v) for v in pb.ScopaVariant.values()} - {
+        "SCOPA_VARIANT_UNSPECIFIED",
+        "SCOPA_VARIANT_SCOPA",
+    }
+    assert {v for v in variants if v in "".join(bodies)} == variants
+    for body in bodies:
+        request = json_format.Parse(body, pb.NewGameRequest())
+        started = handlers.new_game(request)
+        assert not started.status.game_over and started.state, body
 
 
 def test_readme_configuration_table_matches_the_settings() -> None:
