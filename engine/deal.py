@@ -59,11 +59,10 @@ def deal_round(stock: Deck, players: int, dealer: int, per_hand: int) -> tuple[H
 
     Returns the hands by seat and what is left of the stock.
     """
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    order = [(dealer + k) % players for k in range(1, players + 1)]
-    dealt = 0
-    for _ in range(per_hand):
-        for seat in order:
-            hands[seat].append(stock[dealt])
-            dealt += 1
-    return tuple(tuple(h) for h in hands), stock[dealt:]
+    hands: list[Deck] = [()] * players
+    dealt = players * per_hand
+    for position in range(players):
+        # One at a time: the seat at ``position`` after the dealer gets every
+        # players-th card from there.
+        hands[(dealer + 1 + position) % players] = stock[position:dealt:players]
+    return tuple(hands), stock[dealt:]

@@ -246,22 +246,15 @@ def captures(
     rules' capture switches change that (docs/variants.md).
     """
     rules = rules or ScopaRules()
-    return list(
-        _captures(
-            RANK_OF[card], tuple(table), rules.capture, rules.ace_takes_all, rules.fewest_cards
-        )
-    )
+    return list(_captures(RANK_OF[card], tuple(table), rules.capture_key))
 
 
 @lru_cache(maxsize=8192)
 def _captures(
-    rank: int,
-    table: tuple[Card, ...],
-    rule: CaptureRule,
-    ace_takes_all: bool,
-    fewest: bool,
+    rank: int, table: tuple[Card, ...], key: tuple[CaptureRule, bool, bool]
 ) -> tuple[frozenset[Card], ...]:
     # Cached: a move is generated, checked and applied on the same table.
+    rule, ace_takes_all, fewest = key
     if ace_takes_all and rank == ACE and table and ACE not in (RANK_OF[t] for t in table):
         return (frozenset(table),)
     found: list[frozenset[Card]] = []
@@ -299,18 +292,19 @@ def _subsets_summing_to(
 
 
 def _options(state: ScopaState, card: Card) -> tuple[frozenset[Card], ...]:
-    rules = state.rules
-    return _captures(
-        RANK_OF[card], state.table, rules.capture, rules.ace_takes_all, rules.fewest_cards
-    )
+    return _captures(RANK_OF[card], state.table, state.rules.capture_key)
 
 
 def legal_moves(state: ScopaState) -> list[Move]:
     """Every legal move of the seat to play, takings spelled out."""
-    if state.game_over:
+    if state.winner is not None:
         return []
-    seat = state.to_play
-    return [Move(seat, card, take) for card in state.hands[seat] for take in _options(state, card)]
+    seat, table, key = state.to_play, state.table, state.rules.capture_key
+    return [
+        Move(seat, card, take)
+        for card in state.hands[seat]
+        for take in _captures(RANK_OF[card], table, key)
+    ]
 
 
 def resolve(state: ScopaState, move: Move) -> Move:
@@ -319,6 +313,14 @@ def resolve(state: ScopaState, move: Move) -> Move:
     Raises :class:`IllegalMove` (or :class:`InvalidInput` for a seat that does
     not exist) saying why not.
     """
+    if (
+        # The legal moves' path, checked first because bots take it millions of times.
+        state.winner is None
+        and move.seat == state.to_play
+        and move.card in state.hands[move.seat]
+        and move.take in _options(state, move.card)
+    ):
+        return move
     check_turn(
         move,
         players=state.rules.players,
@@ -327,8 +329,6 @@ def resolve(state: ScopaState, move: Move) -> Move:
         game_over=state.game_over,
     )
     options = _options(state, move.card)
-    if move.take in options:
-        return move
     absent = sorted(move.take.difference(state.table))
     if absent:
         raise IllegalMove(Reason.CARD_NOT_ON_TABLE, f"{format_cards(absent)} not on the table")
@@ -349,7 +349,7 @@ def _why_not(state: ScopaState, move: Move, options: Sequence[frozenset[Card]]) 
     rules, taken = state.rules, _take_text(move.take)
     rank = RANK_OF[move.card]
     if rules.fewest_cards and move.take in _captures(
-        rank, state.table, rules.capture, rules.ace_takes_all, False
+        rank, state.table, (rules.capture, rules.ace_takes_all, False)
     ):
         return IllegalMove(
             Reason.MUST_TAKE_FEWEST_CARDS,

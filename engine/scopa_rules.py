@@ -10,7 +10,7 @@ are refused with ``INVALID_OPTION``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, NoReturn
 
@@ -100,6 +100,10 @@ class ScopaRules:
     grande_piccola: bool = False
     re_bello: Card | None = None
     face: Face = Face.ITALIAN
+    #: The switches that decide captures, as one small key for the capture cache.
+    capture_key: tuple[CaptureRule, bool, bool] = field(
+        init=False, repr=False, compare=False, hash=False
+    )
 
     def __post_init__(self) -> None:
         for name, kind in _ENUM_FIELDS.items():
@@ -115,12 +119,14 @@ class ScopaRules:
         if type(self.target) is not int or not 1 <= self.target <= MAX_TARGET:
             _refuse("target", f"target must be between 1 and {MAX_TARGET}, not {self.target}")
         _check_combination(self)
+        key = (self.capture, self.ace_takes_all, self.fewest_cards)
+        object.__setattr__(self, "capture_key", key)
 
     @classmethod
     def preset(cls, variant: Variant | str = Variant.SCOPA, **overrides: Any) -> ScopaRules:
         """The rules of ``variant``, with the switches in ``overrides`` set by the caller."""
         chosen: Variant = _enum_option("variant", Variant, variant)
-        unknown = sorted(set(overrides) - {f.name for f in fields(cls)})
+        unknown = sorted(set(overrides) - {f.name for f in fields(cls) if f.init})
         if unknown:
             _refuse(unknown[0], f"no Scopa option {unknown[0]!r}")
         values = {**_PRESETS[chosen], **overrides, "variant": chosen}
