@@ -8,7 +8,7 @@ INSTALLED := $(VENV)/.installed
 PROTOS := $(wildcard proto/mazzo/v1/*.proto)
 GENERATED := gen/mazzo/v1/engine_pb2.py
 
-.PHONY: serve test lint typecheck gen clean
+.PHONY: serve test loadtest lint typecheck gen clean
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
@@ -17,6 +17,11 @@ test: $(INSTALLED) $(GENERATED)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) -m pytest
+
+# Locust against a server started on free ports of 127.0.0.1; see loadtests/run.py.
+LOADTEST_SECONDS ?= 60
+loadtest: $(INSTALLED) $(GENERATED)
+	$(PY) -m loadtests.run --duration $(LOADTEST_SECONDS) $(LOADTEST_ARGS)
 
 lint: $(INSTALLED)
 	$(PY) -m ruff check .

@@ -1,0 +1,392 @@
+"""Locust scenarios against Mazzo's hot path, over gRPC and over REST.
+
+Two scenarios, each with a gRPC and a REST user class:
+
+- the realistic mix (``GrpcGame``, ``RestGame``): a user deals a 2-player
+  Scopa game to 11, then each turn asks for the legal moves, validates a
+  candidate move (one in ten illegal: a card not in hand, or a take that is
+  not a legal one, and the verdict is checked), and plays a legal move, until
+  the game is over; then it deals again;
+- Validate alone (``GrpcValidate``, ``RestValidate``): candidates (one in ten
+  illegal) on a few mid-game states, as fast as the server answers.
+
+Users wait for nothing between calls (a closed loop): the rate reached is
+what the server and Locust can do together. Only the public API is used: the
+generated stubs of ``mazzo.v1`` and HTTP with JSON.
+
+The run passes when no call failed (a refused call, a wrong verdict) and the
+95th percentile of every call's latency is at most ``P95_LIMIT_MS``; Locust's
+exit code says so (see ``judge``). ``loadtests/run.py`` (``make loadtest``)
+starts a server and runs this file; by hand::
+
+    locust -f loadtests/locustfile.py --headless -u 8 -t 30s \\
+        --host http://127.0.0.1:8080 --grpc-target 127.0.0.1:50051 GrpcGame RestGame
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import grpc
+import grpc.experimental.gevent as grpc_gevent
+from locust import FastHttpUser, User, events, task
+from locust.env import Environment
+from locust.runners import WorkerRunner
+
+from mazzo.v1 import engine_pb2 as pb
+from mazzo.v1 import engine_pb2_grpc
+
+# gRPC's blocking calls must yield to the other users' greenlets.
+grpc_gevent.init_gevent()
+
+#: The bar of issue 5: the 95th percentile of every call, in milliseconds.
+P95_LIMIT_MS = 20.0
+#: Share of the candidate moves that are illegal.
+ILLEGAL_SHARE = 0.1
+#: Mid-game states a Validate user validates candidates on.
+VALIDATE_STATES = 4
+CANDIDATES_PER_STATE = 10
+
+CARDS = tuple(f"{rank}{suit}" for suit in "DCSB" for rank in range(1, 11))
+log = logging.getLogger("loadtest")
+
+
+@events.init_command_line_parser.add_listener
+def _options(parser: Any) -> None:
+    parser.add_argument(
+        "--grpc-target",
+        default="127.0.0.1:50051",
+        help="host:port of Mazzo's gRPC server (the REST gateway is --host)",
+    )
+    parser.add_argument(
+        "--p95-limit-ms",
+        type=float,
+        default=P95_LIMIT_MS,
+        help=f"fail when the 95th percentile is above this (default {P95_LIMIT_MS:g} ms)",
+    )
+
+
+# ---------------------------------------------------------------------- moves
+
+
+class Move(NamedTuple):
+    seat: int
+    card: str
+    take: tuple[str, ...]
+
+
+def pick_candidate(legal: list[Move], rng: random.Random) -> tuple[Move, bool]:
+    """A move to validate, and whether it is legal: nine in ten are legal moves."""
+    if rng.random() >= ILLEGAL_SHARE:
+        return rng.choice(legal), True
+    seat, hand = legal[0].seat, {move.card for move in legal}
+    strangers = [card for card in CARDS if card not in hand]
+    if rng.random() < 0.5:
+        return Move(seat, rng.choice(strangers), ()), False  # a card not in hand
+    card = rng.choice(sorted(hand))
+    takings = {move.take for move in legal if move.card == card}
+    # Every legal taking of a card is listed: any other one is refused.
+    wrong = [other for other in strangers if (other,) not in takings]
+    return Move(seat, card, (rng.choice(wrong),)), False
+
+
+class CallFailed(Exception):
+    """A call failed; Locust has counted it already."""
+
+
+def report_wrong_verdict(environment: Environment, transport: str, move: Move, legal: bool) -> None:
+    environment.events.request.fire(
+        request_type=transport,
+        name="Validate verdict",
+        response_time=0,
+        response_length=0,
+        exception=AssertionError(f"{move} should be {'legal' if legal else 'illegal'}"),
+        context={},
+    )
+
+
+# ---------------------------------------------------------------------- gRPC
+
+
+class LocustInterceptor(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+    """Reports every unary call, its time and outcome, to Locust's request event."""
+
+    def __init__(self, environment: Environment):
+        self.environment = environment
+
+    def intercept_unary_unary(
+        self,
+        continuation: Callable[[grpc.ClientCallDetails, Any], Any],
+        details: grpc.ClientCallDetails,
+        request: Any,
+    ) -> Any:
+        started = time.perf_counter()
+        call = continuation(details, request)
+        exception, length = None, 0
+        try:
+            length = call.result().ByteSize()
+        except grpc.RpcError as error:
+            exception = error
+        method = details.method.decode() if isinstance(details.method, bytes) else details.method
+        self.environment.events.request.fire(
+            request_type="grpc",
+            name=method.rpartition("/")[2],
+            response_time=(time.perf_counter() - started) * 1000,
+            response_length=length,
+            exception=exception,
+            context={},
+        )
+        return call
+
+
+class GrpcApi:
+    transport = "grpc"
+
+    def __init__(self, environment: Environment):
+        self._channel = grpc.insecure_channel(environment.parsed_options.grpc_target)
+        intercepted = grpc.intercept_channel(self._channel, LocustInterceptor(environment))
+        self._stub = engine_pb2_grpc.EngineStub(intercepted)
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def _call(self, method: str, request: Any) -> Any:
+        try:
+            return getattr(self._stub, method)(request, timeout=10)
+        except grpc.RpcError as error:
+            raise CallFailed(method) from error
+
+    def new_game(self, seed: int) -> bytes:
+        request = pb.NewGameRequest(players=2, scopa=pb.ScopaOptions(), seed=seed)
+        return bytes(self._call("NewGame", request).state)
+
+    def legal_moves(self, state: bytes) -> list[Move]:
+        reply = self._call("LegalMoves", pb.LegalMovesRequest(state=state))
+        return [Move(m.seat, m.card, tuple(m.take)) for m in reply.moves]
+
+    def validate(self, state: bytes, move: Move) -> bool:
+        request = pb.ValidateRequest(state=state, move=pb.Move(seat=move.seat, card=move.card))
+        request.move.take.extend(move.take)
+        return bool(self._call("Validate", request).legal)
+
+    def play(self, state: bytes, move: Move) -> tuple[bytes, bool]:
+        request = pb.PlayRequest(state=state, move=pb.Move(seat=move.seat, card=move.card))
+        request.move.take.extend(move.take)
+        reply = self._call("Play", request)
+        return bytes(reply.state), reply.status.game_over
+
+
+# ---------------------------------------------------------------------- REST
+
+
+class RestApi:
+    transport = "rest"
+
+    def __init__(self, client: Any):
+        self._client = client
+
+    def close(self) -> None:
+        pass
+
+    def _post(self, path: str, body: dict[str, Any]) -> Any:
+        response = self._client.post(path, json=body)  # a non-2xx answer counts as failed
+        if response.status_code != 200:
+            raise CallFailed(path)
+        return response.json()
+
+    @staticmethod
+    def _move(move: Move) -> dict[str, Any]:
+        return {"seat": move.seat, "card": move.card, "take": list(move.take)}
+
+    def new_game(self, seed: int) -> bytes:
+        reply = self._post("/v1/games", {"players": 2, "scopa": {}, "seed": str(seed)})
+        return base64.b64decode(reply["state"])
+
+    def legal_moves(self, state: bytes) -> list[Move]:
+        reply = self._post("/v1/games:legalMoves", {"state": base64.b64encode(state).decode()})
+        return [Move(m.get("seat", 0), m["card"], tuple(m.get("take", ()))) for m in reply["moves"]]
+
+    def validate(self, state: bytes, move: Move) -> bool:
+        body = {"state": base64.b64encode(state).decode(), "move": self._move(move)}
+        return bool(self._post("/v1/games:validate", body)["legal"])
+
+    def play(self, state: bytes, move: Move) -> tuple[bytes, bool]:
+        body = {"state": base64.b64encode(state).decode(), "move": self._move(move)}
+        reply = self._post("/v1/games:play", body)
+        return base64.b64decode(reply["state"]), bool(reply["status"].get("gameOver"))
+
+
+Api = GrpcApi | RestApi
+
+
+# ---------------------------------------------------------------------- scenarios
+
+
+@dataclass
+class Game:
+    """The realistic mix, one turn per call of ``turn``."""
+
+    api: Api
+    environment: Environment
+    rng: random.Random
+    state: bytes | None = None
+
+    def turn(self) -> None:
+        try:
+            if self.state is None:
+                self.state = self.api.new_game(self.rng.getrandbits(63))
+                return
+            legal = self.api.legal_moves(self.state)
+            candidate, is_legal = pick_candidate(legal, self.rng)
+            if self.api.validate(self.state, candidate) != is_legal:
+                report_wrong_verdict(self.environment, self.api.transport, candidate, is_legal)
+            chosen = candidate if is_legal else self.rng.choice(legal)
+            self.state, over = self.api.play(self.state, chosen)
+            if over:
+                self.state = None
+        except CallFailed:
+            self.state = None  # counted by Locust; deal again
+
+
+@dataclass
+class Validations:
+    """Validate alone, on candidates prepared from a few mid-game states."""
+
+    api: Api
+    environment: Environment
+    rng: random.Random
+    candidates: list[tuple[bytes, Move, bool]] | None = None
+
+    def prepare(self) -> list[tuple[bytes, Move, bool]]:
+        candidates = []
+        for _ in range(VALIDATE_STATES):
+            state = self.api.new_game(self.rng.getrandbits(63))
+            for _ in range(self.rng.randrange(12)):  # into the game, still in its first hand
+                state, _over = self.api.play(state, self.rng.choice(self.api.legal_moves(state)))
+            legal = self.api.legal_moves(state)
+            for _ in range(CANDIDATES_PER_STATE):
+                candidates.append((state, *pick_candidate(legal, self.rng)))
+        return candidates
+
+    def validate(self) -> None:
+        try:
+            if self.candidates is None:
+                self.candidates = self.prepare()
+            state, move, is_legal = self.rng.choice(self.candidates)
+            if self.api.validate(state, move) != is_legal:
+                report_wrong_verdict(self.environment, self.api.transport, move, is_legal)
+        except CallFailed:
+            pass  # counted by Locust
+
+
+class GrpcGame(User):
+    def on_start(self) -> None:
+        self.api = GrpcApi(self.environment)
+        self.game = Game(self.api, self.environment, random.Random())
+
+    def on_stop(self) -> None:
+        self.api.close()
+
+    @task
+    def turn(self) -> None:
+        self.game.turn()
+
+
+class RestGame(FastHttpUser):
+    host = "http://127.0.0.1:8080"
+
+    def on_start(self) -> None:
+        self.game = Game(RestApi(self.client), self.environment, random.Random())
+
+    @task
+    def turn(self) -> None:
+        self.game.turn()
+
+
+class GrpcValidate(User):
+    def on_start(self) -> None:
+        self.api = GrpcApi(self.environment)
+        self.validations = Validations(self.api, self.environment, random.Random())
+
+    def on_stop(self) -> None:
+        self.api.close()
+
+    @task
+    def validate(self) -> None:
+        self.validations.validate()
+
+
+class RestValidate(FastHttpUser):
+    host = "http://127.0.0.1:8080"
+
+    def on_start(self) -> None:
+        self.validations = Validations(RestApi(self.client), self.environment, random.Random())
+
+    @task
+    def validate(self) -> None:
+        self.validations.validate()
+
+
+# ---------------------------------------------------------------------- verdict
+
+
+def figures(entry: Any) -> dict[str, Any]:
+    """One line of the final figures: calls, failures, rate, percentiles in ms."""
+    return {
+        "type": entry.method or "",
+        "name": entry.name,
+        "requests": entry.num_requests,
+        "failures": entry.num_failures,
+        "rate": round(entry.total_rps, 1),
+        **{
+            f"p{round(q * 100)}": entry.get_response_time_percentile(q) if entry.num_requests else 0
+            for q in (0.5, 0.95, 0.99)
+        },
+    }
+
+
+@events.quitting.add_listener
+def judge(environment: Environment, **_kwargs: Any) -> None:
+    """Locust's exit code: 1 unless calls were made, none failed and the p95 is within the limit.
+
+    With --csv PREFIX, the final figures and the verdict also go to
+    PREFIX_verdict.json (Locust's own CSV files are written once a second, so
+    they may miss the last second).
+    """
+    if isinstance(environment.runner, WorkerRunner):
+        return  # the master judges the sums of every worker
+    stats = environment.stats
+    total = stats.total
+    limit = float(environment.parsed_options.p95_limit_ms)
+    p95 = total.get_response_time_percentile(0.95) if total.num_requests else 0.0
+    problems = []
+    if total.num_requests == 0:
+        problems.append("no call was made")
+    if total.num_failures:
+        problems.append(f"{total.num_failures} of {total.num_requests} calls failed")
+    if p95 > limit:
+        problems.append(f"p95 {p95:g} ms is above {limit:g} ms")
+    for problem in problems:
+        log.error("FAIL: %s", problem)
+    if not problems:
+        log.info("PASS: %d calls, none failed, p95 %g ms <= %g ms", total.num_requests, p95, limit)
+    environment.process_exit_code = 1 if problems else 0
+    prefix = getattr(environment.parsed_options, "csv_prefix", None)
+    if prefix:
+        entries = sorted(stats.entries.values(), key=lambda entry: (entry.method, entry.name))
+        verdict = {
+            "passed": not problems,
+            "problems": problems,
+            "p95_limit_ms": limit,
+            "users": environment.parsed_options.num_users,
+            "calls": [figures(entry) for entry in entries] + [figures(total)],
+        }
+        Path(f"{prefix}_verdict.json").write_text(json.dumps(verdict, indent=1) + "\n")
