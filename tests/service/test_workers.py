@@ -242,6 +242,23 @@ def test_rest_errors_are_the_same_as_from_one_process(served: Served) -> None:
     connection.close()
 
 
+def test_without_a_metrics_port_rest_still_serves_the_sums() -> None:
+    with started(MAZZO_WORKERS=str(WORKERS), MAZZO_METRICS_ADDR="") as served:
+        deadline = time.monotonic() + 30
+        with served.changed:
+            while not any("REST listening on" in line for line in served.lines):
+                assert served.process.poll() is None, served.log
+                assert time.monotonic() < deadline, served.log
+                served.changed.wait(0.1)
+            kinds = Counter(m[1] for line in served.lines if (m := LISTENING.search(line)))
+        assert kinds == {"gRPC": 1, "REST": 1}
+        port = int(
+            next(m[3] for line in served.lines if (m := LISTENING.search(line)) and m[1] == "REST")
+        )
+        seen = until_every_worker(lambda: rest(port, "POST", "/v1/games", {"scopa": {}}).worker)
+        assert sample(port, "mazzo_games_started_total", game="scopa") == sum(seen.values())
+
+
 # ---------------------------------------------------------------- crashes
 
 
