@@ -74,6 +74,10 @@ class TressetteRules:
                 f"target must be between 1 and {MAX_TARGET}, not {self.target}",
                 {"option": "target"},
             )
+        if type(self.napoletana) is not bool:
+            raise InvalidInput(
+                Reason.INVALID_OPTION, "napoletana must be true or false", {"option": "napoletana"}
+            )
 
     @property
     def with_stock(self) -> bool:
@@ -307,6 +311,9 @@ def _draw(state: TressetteState, winner: int, events: list[Event]) -> TressetteS
         )
         if state.rules.napoletana:
             state = _declare(state, seat, (card,), events)
+    if not state.stock:
+        # The stock is gone: every card is known now; nothing needs to be marked shown.
+        state = replace(state, revealed=((),) * len(state.hands))
     return state
 
 
@@ -482,6 +489,8 @@ def _decode(data: memoryview) -> TressetteState:
     )
     if fmt != _FORMAT:
         raise ValueError(f"unknown Tressette state format {fmt}")
+    if flags & ~1:
+        raise ValueError(f"unknown option bits {flags:#x}")
     rules = TressetteRules(players, target, bool(flags & 1))
     pos = _HEADER.size
     scores, napoletana = [], []
@@ -531,6 +540,8 @@ def _inconsistencies(state: TressetteState) -> list[str]:
         not set(shown) <= set(hand) for shown, hand in zip(state.revealed, state.hands, strict=True)
     ):
         problems.append("a shown card is not in its hand")
+    if state.stock and not state.rules.with_stock:
+        problems.append("a stock with four players")
     if len(state.trick) >= players or state.to_play != (state.leader + len(state.trick)) % players:
         problems.append("the trick does not fit the turn")
     elif not _hands_fit_trick(state):
