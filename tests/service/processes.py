@@ -2,8 +2,8 @@
 
 A process listens on 127.0.0.1 port 0 for gRPC, REST and metrics and is read
 for the ports it got ("gRPC listening on 127.0.0.1:PORT", ...). It runs in a
-process group of its own, and the whole group (its workers too) is killed at
-the end of the ``started`` block, whatever happened.
+process group of its own; at the end of the ``started`` block it gets SIGTERM,
+then the whole group (its workers too) SIGKILL, whatever happened.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from tests.service.support import http_call
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
+STOP_TIMEOUT = 15.0
 LISTENING = re.compile(r"\b(gRPC|REST|metrics) listening on (\S+):(\d+)$")
 
 
@@ -109,6 +110,10 @@ def started(**settings: str) -> Iterator[Served]:
     try:
         yield served
     finally:
+        if process.poll() is None:  # a clean stop first: the parent removes its files
+            process.send_signal(signal.SIGTERM)
+            with suppress(subprocess.TimeoutExpired):
+                process.wait(STOP_TIMEOUT)
         with suppress(ProcessLookupError):  # the group is gone once every member exited
             os.killpg(process.pid, signal.SIGKILL)
         process.wait(10)

@@ -429,7 +429,13 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
             code = served.process.wait(GRACE_SECONDS + 10)
             took = time.monotonic() - signalled
             left_behind = _group_alive(served.process.pid)
-            time.sleep(0.3)  # the streams go on calling the stopped server
+            # The streams go on calling the stopped server until each has found it gone.
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not (
+                all("UNAVAILABLE" in outcomes for outcomes in grpc_outcomes)
+                and "ConnectionRefusedError" in rest_outcomes
+            ):
+                time.sleep(0.05)
         finally:
             stop.set()
             for stream in streams:
