@@ -1,6 +1,6 @@
 """`make loadtest`: start Mazzo on this machine, run the Locust scenarios headless, judge.
 
-    python -m loadtests.run [--duration 60] [--users 8] [--processes 1] [--workers N]
+    python -m loadtests.run [--duration 60] [--users 8] [--processes 2] [--workers N]
                             [--scenarios mix validate] [--transports grpc rest]
                             [--p95-limit-ms MS] [--results loadtests/results]
 
@@ -247,7 +247,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=60, help="seconds of load, all scenarios")
     parser.add_argument("--users", type=int, default=8, help="Locust users per scenario")
-    parser.add_argument("--processes", type=int, default=1, help="Locust processes")
+    parser.add_argument(
+        "--processes", type=int, default=2, help="Locust processes (one saturates a core)"
+    )
     parser.add_argument("--workers", type=int, default=None, help="MAZZO_WORKERS (default: cores)")
     parser.add_argument(
         "--scenarios", nargs="+", choices=sorted(SCENARIOS), default=list(SCENARIOS)
