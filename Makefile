@@ -8,7 +8,7 @@ INSTALLED := $(VENV)/.installed
 PROTOS := $(wildcard proto/mazzo/v1/*.proto)
 GENERATED := gen/mazzo/v1/engine_pb2.py
 
-.PHONY: serve test loadtest lint typecheck gen clean
+.PHONY: serve test loadtest bench lint typecheck gen clean
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
@@ -22,6 +22,10 @@ test: $(INSTALLED) $(GENERATED)
 LOADTEST_SECONDS ?= 60
 loadtest: $(INSTALLED) $(GENERATED)
 	$(PY) -m loadtests.run --duration $(LOADTEST_SECONDS) $(LOADTEST_ARGS)
+
+# Engine, token, JSON and service benchmarks: tables, and JSON in benchmarks/results/.
+bench: $(INSTALLED) $(GENERATED)
+	$(PY) -m benchmarks.run $(BENCH_ARGS)
 
 lint: $(INSTALLED)
 	$(PY) -m ruff check .

@@ -1,0 +1,111 @@
+"""The server process of the service benchmark: the real stack plus its two baselines.
+
+One process, as ``MAZZO_WORKERS=1`` serves: the real GrpcServer (metrics
+interceptor, health, reflection) and the real Flask app behind werkzeug's
+threaded server. On the same grpc.server, a generic ``mazzo.bench.Echo/Echo``
+method; in the same Flask app, a ``POST /bench/empty`` route. Both do no
+work: they answer zero bytes of the size the request names, so the
+benchmark can give them the same request and response sizes as the RPC they
+stand for.
+
+Run by benchmarks/service_bench.py: it prints one JSON line with its ports,
+then serves until its standard input closes or it gets SIGTERM.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+from typing import Any
+
+import grpc
+from flask import Response, request
+from werkzeug.serving import make_server
+
+from service.grpc_server import GrpcServer
+from service.handlers import EngineHandlers
+from service.metrics import Metrics
+from service.rest import create_app
+from service.state_token import StateSealer
+
+ECHO_SERVICE = "mazzo.bench.Echo"
+ECHO_METHOD = f"/{ECHO_SERVICE}/Echo"
+EMPTY_ROUTE = "/bench/empty"
+#: The response size is the first two bytes of an echo request (big endian),
+#: and the value of this header for the empty route.
+SIZE_HEADER = "X-Bench-Response-Bytes"
+BENCH_KEYS = [("k1", bytes(range(32)))]
+
+_ZEROS: dict[int, bytes] = {}
+
+
+def _zeros(size: int) -> bytes:
+    body = _ZEROS.get(size)
+    if body is None:
+        body = _ZEROS.setdefault(size, b"\0" * size)
+    return body
+
+
+def _echo(request_bytes: bytes, context: grpc.ServicerContext) -> bytes:
+    return _zeros(int.from_bytes(request_bytes[:2], "big"))
+
+
+def echo_handler() -> grpc.GenericRpcHandler:
+    # No (de)serializers: the request and the response are the bytes on the wire.
+    method = grpc.unary_unary_rpc_method_handler(_echo)
+    return grpc.method_handlers_generic_handler(ECHO_SERVICE, {"Echo": method})
+
+
+def _empty() -> Response:
+    request.get_data(cache=False)
+    size = int(request.headers.get(SIZE_HEADER, "0"))
+    return Response(_zeros(size), mimetype="application/json")
+
+
+def main() -> int:
+    # No access log line per request (werkzeug's default): both the routes and
+    # their baselines would pay for it, and production serves through gunicorn.
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    threads = int(os.environ.get("MAZZO_GRPC_THREADS", "16"))
+    metrics = Metrics()
+    handlers = EngineHandlers(StateSealer(BENCH_KEYS), metrics)
+    grpc_server = GrpcServer(handlers, metrics, "127.0.0.1:0", workers=threads)
+    grpc_server.server.add_generic_rpc_handlers((echo_handler(),))
+    grpc_server.start()
+    app = create_app(handlers, metrics)
+    app.add_url_rule(EMPTY_ROUTE, "bench_empty", _empty, methods=["POST"])
+    http_server = make_server("127.0.0.1", 0, app, threaded=True)
+    http_thread = threading.Thread(target=http_server.serve_forever, name="http", daemon=True)
+    http_thread.start()
+
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    ready = {
+        "pid": os.getpid(),
+        "grpc_port": grpc_server.port,
+        "http_port": http_server.server_port,
+    }
+    print(json.dumps(ready), flush=True)
+
+    def wait_for_stdin_to_close() -> None:
+        sys.stdin.read()
+        stop.set()
+
+    threading.Thread(target=wait_for_stdin_to_close, daemon=True).start()
+    stop.wait()
+    http_server.shutdown()
+    http_server.server_close()
+    grpc_server.stop(0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
