@@ -184,7 +184,11 @@ _BOOL_FIELDS = (
 #: What each variant changes from plain Scopa (docs/variants.md, the presets table).
 _PRESETS: dict[Variant, dict[str, Any]] = {
     Variant.SCOPA: {},
-    Variant.SCOPONE_SCIENTIFICO: {"deal": DealRule.SCOPONE_TEN, "target": 21},
+    Variant.SCOPONE_SCIENTIFICO: {
+        "deal": DealRule.SCOPONE_TEN,
+        "redeal_kings": False,
+        "target": 21,
+    },
     Variant.SCOPONE_CLASSICO: {"deal": DealRule.SCOPONE_NINE, "target": 21},
     Variant.QUINDICI: {"capture": CaptureRule.QUINDICI, "redeal_kings": False},
     Variant.ESCOBA: {
@@ -257,10 +261,20 @@ def _enum_option(name: str, kind: type[StrEnum], value: object) -> Any:
 
 def _check_combination(rules: ScopaRules) -> None:
     """Refuse switches that make no sense together (docs/variants.md)."""
+    # A player count the variant or the deal does not allow is INVALID_PLAYERS, as for
+    # plain Scopa (docs/variants.md, Combinations to refuse; docs/api.md).
     if rules.deal is not DealRule.THREE and rules.players != 4:
-        _refuse("deal", f"the Scopone deals are for 4 players, not {rules.players}")
+        raise InvalidInput(
+            Reason.INVALID_PLAYERS,
+            f"the Scopone deals are for 4 players, not {rules.players}",
+            {"option": "deal"},
+        )
     if rules.variant is Variant.CIRULLA and rules.players == 6:
-        _refuse("players", "Cirulla is played by 2, 3 or 4 players")
+        raise InvalidInput(
+            Reason.INVALID_PLAYERS,
+            f"Cirulla is played by 2, 3 or 4 players, not {rules.players}",
+            {"option": "players"},
+        )
     if rules.declarations and rules.deal is not DealRule.THREE:
         _refuse("declarations", "the hand declarations judge hands of 3 cards")
     if rules.deal is DealRule.SCOPONE_TEN and (
