@@ -356,7 +356,13 @@ def _why_not(state: ScopaState, move: Move, options: Sequence[frozenset[Card]]) 
             f"{move.card} must take as few cards as it can ({_describe(options)}), not {taken}",
             {"choices": ";".join(_take_text(t) for t in options)},
         )
-    if any(len(t) == 1 and RANK_OF[next(iter(t))] == rank for t in options):
+    # MUST_TAKE_SAME_RANK names the Scopa rule a same-rank card blocks; under Cirulla
+    # that is a sum to the card's value, and an ace that takes all has no such rule:
+    # any other wrong take there is NO_SUCH_CAPTURE (docs/variants.md, Moves).
+    same_rank_rule = (
+        rules.capture is CaptureRule.SCOPA and not (rules.ace_takes_all and rank == ACE)
+    ) or sum(RANK_OF[c] for c in move.take) == rank
+    if same_rank_rule and any(len(t) == 1 and RANK_OF[next(iter(t))] == rank for t in options):
         return IllegalMove(
             Reason.MUST_TAKE_SAME_RANK,
             f"{move.card} must take a card of the same rank ({_describe(options)}), not {taken}",
