@@ -38,7 +38,7 @@ def first_dealer(players: int, requested: int | None) -> int:
         raise InvalidInput(
             Reason.INVALID_SEAT,
             f"first dealer must be a seat 0..{players - 1}, not {dealer}",
-            {"option": "firstDealer"},
+            {"option": "first_dealer"},
         )
     return dealer
 

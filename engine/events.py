@@ -43,7 +43,7 @@ class CardsDealt(Event):
 
 @dataclass(frozen=True, slots=True)
 class Redeal(Event):
-    """The first table was void (three or four kings): the same dealer deals again."""
+    """The first table was void (three or four kings; Cirulla: two aces): dealt again."""
 
     dealer: int
     table: tuple[Card, ...]

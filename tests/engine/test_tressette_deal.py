@@ -214,7 +214,7 @@ def test_a_first_dealer_that_is_no_seat_is_refused_invalid_seat(players, dealer)
     with pytest.raises(InvalidInput) as refused:
         new_game(TressetteRules(players=players), seed=1, first_dealer=dealer)
     assert refused.value.reason is Reason.INVALID_SEAT
-    assert refused.value.details == {"option": "firstDealer"}
+    assert refused.value.details == {"option": "first_dealer"}
 
 
 @pytest.mark.parametrize(

@@ -491,13 +491,13 @@ INVALID_NEW_GAMES = [
     pytest.param(
         new_game_request(first_dealer=5),
         "INVALID_SEAT",
-        {"option": "firstDealer"},
+        {"option": "first_dealer"},
         id="INVALID_SEAT-firstDealer",
     ),
     pytest.param(
         new_game_request(first_dealer=-1),
         "INVALID_SEAT",
-        {"option": "firstDealer"},
+        {"option": "first_dealer"},
         id="INVALID_SEAT-firstDealer-neg",
     ),
     pytest.param(pb.NewGameRequest(players=2), "INVALID_GAME", {}, id="INVALID_GAME"),
