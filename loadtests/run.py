@@ -123,6 +123,26 @@ def running_server(workers: int | None, results: Path) -> Iterator[Server]:
         reader.join(5)
 
 
+def group_cpu_seconds(pgid: int) -> float:
+    """CPU time (user + system) of the live processes of a process group (Linux /proc)."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[2]) == pgid:  # fields from the state on: state, ppid, pgrp, ...
+            total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_seconds() -> float:
+    times = os.times()
+    return times.children_user + times.children_system
+
+
 def server_problems(server: Server) -> list[str]:
     """What went wrong on the server's side: a worker died, a traceback, a dirty stop."""
     problems = []
@@ -286,7 +306,10 @@ def run(args: argparse.Namespace, seconds: int) -> int:
         )
         for scenario in args.scenarios:
             classes = [SCENARIOS[scenario][transport] for transport in args.transports]
+            server_cpu, locust_cpu = group_cpu_seconds(server.process.pid), children_cpu_seconds()
             code = run_locust(scenario, classes, server, args, seconds)
+            server_cpu = group_cpu_seconds(server.process.pid) - server_cpu
+            locust_cpu = children_cpu_seconds() - locust_cpu
             verdict_path = args.results / f"{scenario}_verdict.json"
             if not verdict_path.exists() or not (args.results / f"{scenario}_stats.csv").exists():
                 print(f"{scenario}: Locust did not write its figures", file=sys.stderr)
@@ -294,6 +317,13 @@ def run(args: argparse.Namespace, seconds: int) -> int:
                 continue
             verdict = read_verdict(verdict_path)
             print_table(scenario, verdict["calls"])
+            calls = verdict["calls"][-1]["requests"]
+            if calls:
+                print(
+                    f"  CPU per call: server {1000 * server_cpu / calls:.2f} ms,"
+                    f" Locust {1000 * locust_cpu / calls:.2f} ms;"
+                    f" load average {os.getloadavg()[0]:.2f} after the run"
+                )
             failed = failed or code != 0 or not verdict["passed"]
     for problem in server_problems(server):
         print(f"server: FAIL: {problem}")

@@ -130,14 +130,16 @@ def parse(text: bytes | bytearray | str, message: Message) -> Message:
     """
     if not isinstance(text, str):
         try:
-            text = bytes(text).decode("utf-8")
+            text = text.decode("utf-8")
         except UnicodeDecodeError as error:
             raise JsonMappingError(f"the body is not UTF-8: {error}") from None
     try:
         # The standard library's parser, as json_format's: the same numbers
-        # (big integers, NaN, Infinity) and the same refusals; orjson would
-        # silently keep the last of two equal keys.
-        js = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        # (big integers, NaN, Infinity) and the same refusals. orjson would keep
+        # the last of two equal keys and read 2**64 as a float.
+        if text.startswith("\ufeff"):  # as json.loads
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        js = _DECODER.decode(text)
     except JsonMappingError:
         raise
     except Exception as error:  # JSONDecodeError, RecursionError on deep nesting
@@ -159,12 +161,17 @@ def parse_dict(js: Any, message: Message) -> Message:
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """json_format's check: a key given twice in one object is refused."""
     result = dict(pairs)
     if len(result) != len(pairs):
         seen: set[str] = set()
         duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
         raise JsonMappingError(f"duplicate key {duplicate!r}")
     return result
+
+
+#: json.loads(text, object_pairs_hook=...) builds a decoder on every call; this one is reused.
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys)
 
 
 def _wrapped(
@@ -402,20 +409,22 @@ def _compile_parse_into(descriptor: Descriptor, in_progress: dict[Descriptor, _C
             if isinstance(js, list | tuple | str) and not js:
                 return
             raise JsonMappingError(f"{full_name} must be a JSON object, not {_kind(js)}")
-        names: set[str] = set()
+        # json_format also refuses a key met twice, or spelled as a oneof's name;
+        # neither can happen: object keys are unique, and protobuf refuses a
+        # json_name equal to a oneof's name. Only the oneofs need counting.
+        oneofs_seen: set[str] | None = None
         for key, value in js.items():
             entry = entries.get(key)
             if entry is None:
                 raise JsonMappingError(f"{full_name} has no field {key!r} (fields: {known})")
-            if key in names:  # keys are unique: only a oneof's name can come back
-                raise JsonMappingError(f"field {key!r} given twice", [key])
-            names.add(key)
             setter, oneof = entry
             if oneof is not None and value is not None:
                 # A oneof (or an `optional` field, whose presence is a oneof) takes one value.
-                if oneof in names:
+                if oneofs_seen is None:
+                    oneofs_seen = set()
+                elif oneof in oneofs_seen:
                     raise JsonMappingError(f"more than one value for oneof {oneof!r}", [key])
-                names.add(oneof)
+                oneofs_seen.add(oneof)
             try:
                 setter(message, value, depth)
             except JsonMappingError as error:
