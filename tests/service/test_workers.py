@@ -448,12 +448,15 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
     assert served.lines[-1].endswith("stopped")
     assert "Traceback" not in served.log
     assert "stopped unexpectedly" not in served.log
-    # Every gRPC call succeeded or found the server gone (see test_serve_process
-    # for the one CANCELLED a stream may see: grpc/grpc#41785).
+    # Every gRPC call succeeded or found the server gone, except for gRPC core's
+    # race (grpc/grpc#41785, see test_serve_process): a call that reached a
+    # server but not yet a handler when it began to stop is CANCELLED. A
+    # stream meets it at most once per worker: cancelled by one, it may
+    # reconnect to another that is stopping too.
     assert set(every_grpc) <= {"OK", "UNAVAILABLE", "CANCELLED"}, summary
     for outcomes in grpc_outcomes:
         assert "UNAVAILABLE" in outcomes, summary
-        assert outcomes.count("CANCELLED") <= 1, summary
+        assert outcomes.count("CANCELLED") <= WORKERS, summary
     failed_rest = set(rest_outcomes) - {"200"}
     assert failed_rest <= {"ConnectionRefusedError", "ConnectionResetError", "RemoteDisconnected"}
     assert "ConnectionRefusedError" in failed_rest
