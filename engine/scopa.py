@@ -396,9 +396,11 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
         # Declared when the first card of a fresh hand of three is played.
         revealed, declared = _declare(state, seat, events)
     if card in revealed:
-        revealed = tuple(c for c in revealed if c != card)
-    hand = tuple(c for c in state.hands[seat] if c != card)
-    hands = (*state.hands[:seat], hand, *state.hands[seat + 1 :])
+        revealed = tuple([c for c in revealed if c != card])
+    hand = state.hands[seat]
+    at = hand.index(card)
+    hands = (*state.hands[:seat], hand[:at] + hand[at + 1 :], *state.hands[seat + 1 :])
+    hands_empty = not any(hands)
     events.append(CardPlayed(seat, card))
     table, piles, sweeps, last_capture_side = (
         state.table,
@@ -406,19 +408,21 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
         state.sweeps,
         state.last_capture_side,
     )
+    stock = state.stock
     if take:
-        side = last_capture_side = rules.side_of(seat)
-        taken = tuple(c for c in table if c in take)
-        sweep = _is_sweep(state, card, taken, last_card=not state.stock and not any(hands))
-        table = tuple(c for c in table if c not in take)
+        side = last_capture_side = seat % 2 if rules.teams else seat
+        taken = tuple([c for c in table if c in take])
+        sweep = len(taken) == len(table) and _is_sweep(
+            state, card, last_card=hands_empty and not stock
+        )
+        table = tuple([c for c in table if c not in take])
         piles = replace_at(piles, side, (*piles[side], card, *taken))
         if sweep:
             sweeps = replace_at(sweeps, side, sweeps[side] + 1)
         events.append(Capture(seat, side, card, taken, sweep))
     else:
         table = (*table, card)
-    stock = state.stock
-    dealt_more = not any(hands) and bool(stock)
+    dealt_more = hands_empty and bool(stock)
     if dealt_more:
         # Every hand is empty and the stock is not: more each, nothing to the table.
         hands, stock = deal.deal_round(stock, rules.players, state.dealer, rules.hand_size)
@@ -442,15 +446,15 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     )
     if dealt_more:
         events.extend(_deal_events(state, ()))
-    elif not any(hands):
+    elif hands_empty:
         return _end_hand(state, events)
     return state, events
 
 
-def _is_sweep(state: ScopaState, card: Card, taken: tuple[Card, ...], last_card: bool) -> bool:
+def _is_sweep(state: ScopaState, card: Card, last_card: bool) -> bool:
     """A capture emptying the table sweeps, except with the last card of the hand
     and, as the rules say, with an ace that takes all."""
-    if last_card or len(taken) != len(state.table):
+    if last_card:
         return False
     rules = state.rules
     if not rules.ace_takes_all or RANK_OF[card] != ACE:

@@ -104,6 +104,8 @@ class ScopaRules:
     capture_key: tuple[CaptureRule, bool, bool] = field(
         init=False, repr=False, compare=False, hash=False
     )
+    #: Whether seats play in two teams (4 and 6 players): read on every capture.
+    teams: bool = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         for name, kind in _ENUM_FIELDS.items():
@@ -121,6 +123,7 @@ class ScopaRules:
         _check_combination(self)
         key = (self.capture, self.ace_takes_all, self.fewest_cards)
         object.__setattr__(self, "capture_key", key)
+        object.__setattr__(self, "teams", self.players in (4, 6))
 
     @classmethod
     def preset(cls, variant: Variant | str = Variant.SCOPA, **overrides: Any) -> ScopaRules:
@@ -148,10 +151,6 @@ class ScopaRules:
     @property
     def table_size(self) -> int:
         return DEAL_SIZES[self.deal][1]
-
-    @property
-    def teams(self) -> bool:
-        return self.players in (4, 6)
 
     @property
     def sides(self) -> int:
