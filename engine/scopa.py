@@ -605,6 +605,8 @@ def _decode_rules(data: memoryview) -> ScopaRules:
     fmt, players, target, *enums, flags, re_bello = _RULES.unpack_from(data)
     if fmt != _FORMAT:
         raise ValueError(f"unknown Scopa state format {fmt}")
+    if flags >> len(_FLAGS):
+        raise ValueError(f"unknown option bits {flags:#x}")
     values = {name: members[i] for (name, members), i in zip(_ENUMS, enums, strict=True)}
     values.update({name: bool(flags >> i & 1) for i, name in enumerate(_FLAGS)})
     return ScopaRules(

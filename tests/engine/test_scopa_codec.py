@@ -267,3 +267,10 @@ def test_hand_sizes_after_some_seats_played_this_round_are_accepted():
     # Dealer 1: seat 0 leads and has played; seat 1 to play holds one card more.
     state = make_state(hands=["7D", "4B 5B"], to_play=1, dealer=1, fill="stock")
     assert load_state(dump_state(state)) == state
+
+
+def test_unknown_option_bits_are_refused_as_corrupt():
+    state, _ = new_game(ScopaRules(players=2), seed=1)
+    data = bytearray(dump_state(state))
+    data[12] |= 0x80  # tag, format, players, target (2), seven enums, then the switch bits
+    assert_corrupt(bytes(data))
