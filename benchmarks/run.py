@@ -1,7 +1,7 @@
 """`make bench`: every benchmark, printed as tables and written as JSON.
 
     python -m benchmarks.run                 # the full run (a few minutes)
-    python -m benchmarks.run --only engine   # engine, token, json or service
+    python -m benchmarks.run --only engine   # engine, token, json, handlers, service
     python -m benchmarks.run --smoke         # tiny counts: checks that it all runs
 
 Results go to benchmarks/results/latest.json unless --results names a file.
@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks import engine_bench, json_bench, service_bench, token_bench
+from benchmarks import engine_bench, handler_bench, json_bench, service_bench, token_bench
 from benchmarks.stats import Table, machine, write_results
 from benchmarks.targets import summary
 
@@ -35,6 +35,10 @@ SETTINGS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "json": (
         {"repeats": 5, "call_seconds": 0.2},
         {"repeats": 2, "call_seconds": 0.01},
+    ),
+    "handlers": (
+        {"repeats": 5, "call_seconds": 0.2, "games": 4},
+        {"repeats": 2, "call_seconds": 0.01, "games": 1},
     ),
     "service": (
         {
@@ -59,6 +63,7 @@ RUNNERS: dict[str, Callable[..., list[Table]]] = {
     "engine": engine_bench.run,
     "token": token_bench.run,
     "json": json_bench.run,
+    "handlers": handler_bench.run,
     "service": service_bench.run,
 }
 

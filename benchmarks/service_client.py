@@ -28,7 +28,7 @@ from typing import Any
 
 import grpc
 
-from benchmarks.service_server import ECHO_METHOD, EMPTY_ROUTE, SIZE_HEADER
+from benchmarks.service_server import BUSY_METHOD, ECHO_METHOD, EMPTY_ROUTE, SIZE_HEADER
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
 from service.json_mapping import message_to_json
@@ -37,10 +37,10 @@ ENGINE = "/mazzo.v1.Engine/"
 VALIDATE_PATH = "/v1/games:validate"
 PLAY_PATH = "/v1/games:play"
 
-#: target -> (transport, what it calls)
 TARGETS = (
     "grpc_validate",
     "grpc_echo_validate",
+    "grpc_busy_validate",
     "grpc_play",
     "grpc_echo_play",
     "rest_validate",
@@ -105,6 +105,7 @@ class Client:
             echo.append((size.to_bytes(2, "big") + payload[2:], size))
         self.pools[f"grpc_{name}"] = (ENGINE + method, real)
         self.pools[f"grpc_echo_{name}"] = (ECHO_METHOD, echo)
+        self.pools[f"grpc_busy_{name}"] = (BUSY_METHOD, echo)
 
     def _rest_pools(self, name: str, path: str, requests: list[Any]) -> None:
         connection = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=10)

@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import Any
 
 import grpc
@@ -34,6 +35,10 @@ from service.state_token import StateSealer
 
 ECHO_SERVICE = "mazzo.bench.Echo"
 ECHO_METHOD = f"/{ECHO_SERVICE}/Echo"
+#: The echo after this many microseconds of Python work: how much server CPU a
+#: handler's own work costs once it runs inside grpc.server (a calibration).
+BUSY_METHOD = f"/{ECHO_SERVICE}/Busy"
+BUSY_MICROSECONDS = 50
 EMPTY_ROUTE = "/bench/empty"
 #: The response size is the first two bytes of an echo request (big endian),
 #: and the value of this header for the empty route.
@@ -54,10 +59,21 @@ def _echo(request_bytes: bytes, context: grpc.ServicerContext) -> bytes:
     return _zeros(int.from_bytes(request_bytes[:2], "big"))
 
 
+def _busy(request_bytes: bytes, context: grpc.ServicerContext) -> bytes:
+    clock = time.perf_counter
+    end = clock() + BUSY_MICROSECONDS / 1e6
+    while clock() < end:
+        pass
+    return _echo(request_bytes, context)
+
+
 def echo_handler() -> grpc.GenericRpcHandler:
     # No (de)serializers: the request and the response are the bytes on the wire.
-    method = grpc.unary_unary_rpc_method_handler(_echo)
-    return grpc.method_handlers_generic_handler(ECHO_SERVICE, {"Echo": method})
+    methods = {
+        "Echo": grpc.unary_unary_rpc_method_handler(_echo),
+        "Busy": grpc.unary_unary_rpc_method_handler(_busy),
+    }
+    return grpc.method_handlers_generic_handler(ECHO_SERVICE, methods)
 
 
 def _empty() -> Response:

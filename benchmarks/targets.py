@@ -43,6 +43,8 @@ def summary(tables: list[Table]) -> Table | None:
     ratios = by_name.get("service_ratios")
     if ratios is not None:
         for row in ratios.rows:
+            if not str(row[2]).startswith(">= "):
+                continue  # a calibration row
             bar = float(str(row[2]).removeprefix(">= "))
             _add(table, f"{row[0]}: calls/s vs baseline", bar, row[1], True)
     return table if table.rows else None

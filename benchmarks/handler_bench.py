@@ -1,0 +1,116 @@
+"""The handlers behind both transports, in-process: what one call costs without a server.
+
+The service benchmark measures calls through the servers; this one measures
+the same Validate and Play handlers called directly on the same kind of
+requests, and the pieces they are made of, so that a gap in the service
+figures can be traced to its parts.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from benchmarks.stats import Figure, Table
+from benchmarks.token_bench import BENCH_KEYS
+from engine import dump_state, game_of, load_state
+from mazzo.v1 import engine_pb2 as pb
+from service import codec
+from service.handlers import EngineHandlers
+from service.metrics import Metrics
+from service.state_token import StateSealer
+
+
+def _requests(
+    handlers: EngineHandlers, games: int
+) -> list[tuple[pb.ValidateRequest, pb.PlayRequest]]:
+    """Validate and Play requests at every position of seeded random 2-player Scopa games."""
+    pairs = []
+    for seed in range(1, games + 1):
+        choose = random.Random(seed).choice
+        reply: Any = handlers.new_game(
+            pb.NewGameRequest(players=2, scopa=pb.ScopaOptions(target=11), seed=seed)
+        )
+        while not reply.status.game_over:
+            move = choose(handlers.legal_moves(pb.LegalMovesRequest(state=reply.state)).moves)
+            pairs.append(
+                (
+                    pb.ValidateRequest(state=reply.state, move=move),
+                    pb.PlayRequest(state=reply.state, move=move),
+                )
+            )
+            reply = handlers.play(pairs[-1][1])
+    return pairs
+
+
+def _per_item_us(call: Callable[[Any], Any], items: list[Any], seconds: float) -> float:
+    calls = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for item in items:
+            call(item)
+        calls += len(items)
+        now = time.process_time()
+        if now >= deadline:
+            return (now - start) / calls * 1e6
+
+
+def run(*, repeats: int, call_seconds: float, games: int) -> list[Table]:
+    sealer = StateSealer(BENCH_KEYS)
+    handlers = EngineHandlers(sealer, Metrics())
+    pairs = _requests(handlers, games)
+    validates = [v for v, _ in pairs]
+    plays = [p for _, p in pairs]
+    wire_validates = [v.SerializeToString() for v in validates]
+    wire_plays = [p.SerializeToString() for p in plays]
+    states = [load_state(sealer.open(v.state)) for v in validates]
+    moves = [codec.move_from_pb(v.move) for v in validates]
+    game = game_of(states[0])
+    played = [game.apply(s, m) for s, m in zip(states, moves, strict=True)]
+
+    def validate_wire(data: bytes) -> bytes:
+        return handlers.validate(pb.ValidateRequest.FromString(data)).SerializeToString()
+
+    def play_wire(data: bytes) -> bytes:
+        return handlers.play(pb.PlayRequest.FromString(data)).SerializeToString()
+
+    def play_replies(index: int) -> Any:
+        new_state, events = played[index]
+        return pb.PlayResponse(
+            state=b"",
+            events=codec.events_to_pb(events),
+            status=codec.status_to_pb(game.status(new_state)),
+        )
+
+    rows: list[tuple[str, Callable[[Any], Any], list[Any]]] = [
+        ("Validate handler (message in, message out)", handlers.validate, validates),
+        ("Validate, bytes in and out (what gRPC runs)", validate_wire, wire_validates),
+        ("Play handler (message in, message out)", handlers.play, plays),
+        ("Play, bytes in and out (what gRPC runs)", play_wire, wire_plays),
+        ("  open the token", sealer.open, [v.state for v in validates]),
+        ("  load_state", load_state, [sealer.open(v.state) for v in validates]),
+        ("  codec.move_from_pb", codec.move_from_pb, [v.move for v in validates]),
+        ("  resolve", lambda i: game.resolve(states[i], moves[i]), list(range(len(states)))),
+        ("  apply", lambda i: game.apply(states[i], moves[i]), list(range(len(states)))),
+        ("  dump_state", lambda i: dump_state(played[i][0]), list(range(len(states)))),
+        ("  seal the token", sealer.seal, [dump_state(p[0]) for p in played]),
+        ("  events and status to protobuf", play_replies, list(range(len(states)))),
+    ]
+    table = Table(
+        "handlers",
+        "Handlers in-process, 2-player Scopa: microseconds per call, one core (median, min..max)",
+        ["call", "us"],
+        notes=[
+            f"Every position of {games} seeded random games ({len(pairs)} requests), metrics",
+            "counted as in the server; CPU time. Indented rows are parts of the calls above.",
+        ],
+    )
+    for label, call, items in rows:
+        table.add(
+            label,
+            Figure.of([_per_item_us(call, items, call_seconds) for _ in range(repeats)], "us"),
+        )
+    return [table]
