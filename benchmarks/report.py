@@ -21,10 +21,11 @@ def _cell(cell: Any) -> str:
 
 def markdown(results: dict[str, Any]) -> str:
     about = results["machine"]
+    load = about.get("load_average_at_start") or []
     lines = [
         f"Measured {results['measured_at']} at commit {about.get('git_commit')}: "
         f"{about['nproc']} x {about['cpu_model']}, Python {about['python']}, "
-        f"load average at the start {about.get('load_average_at_start')}.",
+        f"load average at the start {' '.join(f'{x:.2f}' for x in load)}.",
     ]
     for table in results["tables"]:
         lines += ["", f"**{table['title']}**", ""]
