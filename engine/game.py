@@ -1,15 +1,15 @@
 """What every game module offers, and the values they share.
 
-A game is an object with the :class:`Game` protocol (the registry maps
-``"scopa"`` to one). States are immutable: ``apply`` returns a new state and
+A game is a :class:`Game`: its catalog entry and its module's functions (the
+registry maps ``"scopa"`` to one). States are immutable: ``apply`` returns a new state and
 never changes the one it was given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from engine.cards import Card
 from engine.errors import IllegalMove, InvalidInput, Reason
@@ -67,35 +67,25 @@ class Move(NamedTuple):
         return f"{self.seat}:{self.card}x" + "+".join(str(c) for c in sorted(self.take))
 
 
-class Game(Protocol):
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game as the registry and the service see it: what the catalog shows, and
+    the game module's functions (``new_game``, ``legal_moves``, ``resolve``,
+    ``apply``, ``view``, ``status`` and the state codec)."""
+
     name: str
     title: str
     description: str
     player_counts: tuple[int, ...]
     options: tuple[OptionSpec, ...]
-
-    def new_game(
-        self,
-        rules: Any,
-        *,
-        seed: int,
-        decks: Sequence[Sequence[Card]] = (),
-        first_dealer: int | None = None,
-    ) -> tuple[Any, list[Event]]: ...
-
-    def legal_moves(self, state: Any) -> list[Move]: ...
-
-    def resolve(self, state: Any, move: Move) -> Move: ...
-
-    def apply(self, state: Any, move: Move) -> tuple[Any, list[Event]]: ...
-
-    def view(self, state: Any, seat: int) -> Any: ...
-
-    def status(self, state: Any) -> Status: ...
-
-    def encode(self, state: Any) -> bytes: ...
-
-    def decode(self, data: bytes) -> Any: ...
+    new_game: Callable[..., tuple[Any, list[Event]]]
+    legal_moves: Callable[[Any], list[Move]]
+    resolve: Callable[[Any, Move], Move]
+    apply: Callable[[Any, Move], tuple[Any, list[Event]]]
+    view: Callable[[Any, int], Any]
+    status: Callable[[Any], Status]
+    encode: Callable[[Any], bytes]
+    decode: Callable[[bytes], Any]
 
 
 # ---------------------------------------------------------------- shared rule pieces

@@ -2,7 +2,7 @@
 
 One game for every variant: :class:`~engine.scopa_rules.ScopaRules` says which
 deal, which capture rule, which bonuses. Use it through :data:`SCOPA` (the
-:class:`~engine.game.Game` protocol) or the module functions::
+:class:`~engine.game.Game` registry entry) or the module functions::
 
     state, events = new_game(ScopaRules.preset("cirulla"), seed=42)
     move = legal_moves(state)[0]
@@ -35,6 +35,7 @@ from engine.events import (
     Redeal,
 )
 from engine.game import (
+    Game,
     Move,
     OptionSpec,
     Status,
@@ -720,20 +721,18 @@ def _hands_fit_turn(state: ScopaState) -> bool:
     return hands_fit(state.hands, state.to_play, played)
 
 
-# ---------------------------------------------------------------- the Game protocol
+# ---------------------------------------------------------------- the registry entry
 
 
-class ScopaGame:
-    """Scopa behind the :class:`~engine.game.Game` protocol."""
-
-    name: str = "scopa"
-    title: str = "Scopa"
-    description: str = (
+SCOPA = Game(
+    name="scopa",
+    title="Scopa",
+    description=(
         "The Italian fishing game and its family: take by rank, by sum or by fifteen, "
         "sweep the table."
-    )
-    player_counts: tuple[int, ...] = PLAYER_COUNTS
-    options: tuple[OptionSpec, ...] = (
+    ),
+    player_counts=PLAYER_COUNTS,
+    options=(
         OptionSpec(
             "variant",
             "enum",
@@ -796,38 +795,13 @@ class ScopaGame:
             "the names of the cards in views; the codes never change",
             allowed=tuple(f.value for f in Face),
         ),
-    )
-
-    def new_game(
-        self,
-        rules: ScopaRules,
-        *,
-        seed: int,
-        decks: Sequence[Sequence[Card]] = (),
-        first_dealer: int | None = None,
-    ) -> tuple[ScopaState, list[Event]]:
-        return new_game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
-
-    def legal_moves(self, state: ScopaState) -> list[Move]:
-        return legal_moves(state)
-
-    def resolve(self, state: ScopaState, move: Move) -> Move:
-        return resolve(state, move)
-
-    def apply(self, state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
-        return apply(state, move)
-
-    def view(self, state: ScopaState, seat: int) -> ScopaView:
-        return view(state, seat)
-
-    def status(self, state: ScopaState) -> Status:
-        return status(state)
-
-    def encode(self, state: ScopaState) -> bytes:
-        return encode(state)
-
-    def decode(self, data: bytes) -> ScopaState:
-        return decode(data)
-
-
-SCOPA = ScopaGame()
+    ),
+    new_game=new_game,
+    legal_moves=legal_moves,
+    resolve=resolve,
+    apply=apply,
+    view=view,
+    status=status,
+    encode=encode,
+    decode=decode,
+)

@@ -7,7 +7,7 @@ drawn cards are shown. Points come in thirds (ace 3; 3, 2 and the face cards
 1), floored per side, plus 1 for the last trick: 11 a hand, plus the
 napoletana when that option is on.
 
-Use it through :data:`TRESSETTE` (the :class:`~engine.game.Game` protocol) or
+Use it through :data:`TRESSETTE` (its :class:`~engine.game.Game` registry entry) or
 the module functions, as with :mod:`engine.scopa`.
 """
 
@@ -33,6 +33,7 @@ from engine.events import (
     TrickWon,
 )
 from engine.game import (
+    Game,
     Move,
     OptionSpec,
     Status,
@@ -558,51 +559,24 @@ def _hands_fit_trick(state: TressetteState) -> bool:
     return hands_fit(state.hands, state.to_play, played)
 
 
-# ---------------------------------------------------------------- the Game protocol
+# ---------------------------------------------------------------- the registry entry
 
 
-class TressetteGame:
-    """Tressette behind the :class:`~engine.game.Game` protocol."""
-
-    name: str = "tressette"
-    title: str = "Tressette"
-    description: str = "The trick-taking game without trumps: follow suit, win the 3s, 2s and aces."
-    player_counts: tuple[int, ...] = PLAYER_COUNTS
-    options: tuple[OptionSpec, ...] = (
+TRESSETTE = Game(
+    name="tressette",
+    title="Tressette",
+    description="The trick-taking game without trumps: follow suit, win the 3s, 2s and aces.",
+    player_counts=PLAYER_COUNTS,
+    options=(
         OptionSpec("target", "int", DEFAULT_TARGET, "points to win", min=1, max=MAX_TARGET),
         OptionSpec("napoletana", "bool", False, "3 points for holding the 3, 2 and ace of a suit"),
-    )
-
-    def new_game(
-        self,
-        rules: TressetteRules,
-        *,
-        seed: int,
-        decks: Sequence[Sequence[Card]] = (),
-        first_dealer: int | None = None,
-    ) -> tuple[TressetteState, list[Event]]:
-        return new_game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
-
-    def legal_moves(self, state: TressetteState) -> list[Move]:
-        return legal_moves(state)
-
-    def resolve(self, state: TressetteState, move: Move) -> Move:
-        return resolve(state, move)
-
-    def apply(self, state: TressetteState, move: Move) -> tuple[TressetteState, list[Event]]:
-        return apply(state, move)
-
-    def view(self, state: TressetteState, seat: int) -> TressetteView:
-        return view(state, seat)
-
-    def status(self, state: TressetteState) -> Status:
-        return status(state)
-
-    def encode(self, state: TressetteState) -> bytes:
-        return encode(state)
-
-    def decode(self, data: bytes) -> TressetteState:
-        return decode(data)
-
-
-TRESSETTE = TressetteGame()
+    ),
+    new_game=new_game,
+    legal_moves=legal_moves,
+    resolve=resolve,
+    apply=apply,
+    view=view,
+    status=status,
+    encode=encode,
+    decode=decode,
+)
