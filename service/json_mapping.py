@@ -7,12 +7,14 @@ accepts exactly the texts ``json_format.Parse(text, m)`` accepts, building
 the same message, and refuses the others with :class:`JsonMappingError`.
 ``message_to_json`` encodes the dict with orjson (compact UTF-8).
 
-json_format walks the descriptors on every call (about 35 microseconds to print a
-200-byte PlayResponse here, 100 to parse it). This module walks them once per
-message type and keeps, for each type, a table from field to a small converter
-closure; printing starts from ``ListFields()`` (the fields that are set, in
-field-number order, as json_format does) and appends the unset fields without
-presence in declaration order with precomputed default values. New messages
+json_format walks the descriptors on every call: a 560-byte PlayResponse takes
+it about 53 us to print and 110 us to parse here, against 14 and 30 with this
+module (a PlayRequest: 19 us to parse, against 7; ``make bench``, table "REST
+JSON"). This module walks them once per message type and keeps, for each
+type, a table from field to a small converter closure; printing starts from
+``ListFields()`` (the fields that are set, in field-number order, as
+json_format does) and appends the unset fields without presence in
+declaration order with precomputed default values. New messages
 and fields in the proto need no change here.
 
 What the mapping does (the proto3 JSON mapping, as json_format implements it):
