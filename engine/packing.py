@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.cards import DECK_SIZE, Card, check_full_deck
+from engine.cards import DECK, DECK_SIZE, Card, check_full_deck
 
 
 def write_zones(out: bytearray, zones: Iterable[tuple[Card, ...]]) -> None:
@@ -29,7 +29,8 @@ def read_zones(data: memoryview, pos: int, count: int) -> tuple[list[tuple[Card,
     zones = []
     for _ in range(count):
         size = data[pos]
-        zone = tuple(Card(b) for b in data[pos + 1 : pos + 1 + size])
+        # DECK[b] is the card of byte b; a byte past 39 raises IndexError.
+        zone = tuple(map(DECK.__getitem__, data[pos + 1 : pos + 1 + size]))
         if len(zone) != size:
             raise ValueError("a card zone is cut short")
         zones.append(zone)
@@ -44,7 +45,7 @@ def read_decks(data: memoryview, pos: int) -> tuple[tuple[Card, ...], ...]:
     if pos + DECK_SIZE * count != len(data):
         raise ValueError("trailing or missing bytes")
     decks = tuple(
-        tuple(Card(b) for b in data[pos + DECK_SIZE * i : pos + DECK_SIZE * (i + 1)])
+        tuple(map(DECK.__getitem__, data[pos + DECK_SIZE * i : pos + DECK_SIZE * (i + 1)]))
         for i in range(count)
     )
     for deck in decks:

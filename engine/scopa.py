@@ -603,6 +603,12 @@ def _encode_rules(rules: ScopaRules) -> bytes:
 
 
 def _decode_rules(data: memoryview) -> ScopaRules:
+    return _rules_from_bytes(bytes(data[: _RULES.size]))
+
+
+@lru_cache(maxsize=256)
+def _rules_from_bytes(data: bytes) -> ScopaRules:
+    # Cached: rules are immutable, and a server sees the same few again and again.
     fmt, players, target, *enums, flags, re_bello = _RULES.unpack_from(data)
     if fmt != _FORMAT:
         raise ValueError(f"unknown Scopa state format {fmt}")

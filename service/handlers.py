@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from google.protobuf.message import Message
@@ -23,6 +24,9 @@ from service import codec
 from service.errors import ApiError, ServiceReason
 from service.metrics import Metrics
 from service.state_token import StateSealer, StateTokenError
+
+#: How many opened tokens each server process keeps (a few KB each).
+OPENED_STATES = 4096
 
 
 def _random_seed() -> int:
@@ -48,12 +52,19 @@ class EngineHandlers:
         self._sealer = sealer
         self._metrics = metrics
         self._seed_source = seed_source
+        # A caller sends the same token to LegalMoves, Validate and Play: open it
+        # once. States are immutable and only authentic tokens get in; a refused
+        # token raises, and lru_cache keeps no exceptions.
+        self._opened = lru_cache(maxsize=OPENED_STATES)(self._open_uncached)
+
+    def _open_uncached(self, token: bytes) -> Any:
+        return load_state(self._sealer.open(token))
 
     # -------------------------------------------------------------- state tokens
 
     def _open(self, token: bytes) -> Any:
         try:
-            return load_state(self._sealer.open(token))
+            return self._opened(token)
         except StateTokenError as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason).inc()
             raise ApiError.invalid(error.reason, error.message) from error
