@@ -60,7 +60,7 @@ def _per_item_us(call: Callable[[Any], Any], items: list[Any], seconds: float) -
 
 def run(*, repeats: int, call_seconds: float, games: int) -> list[Table]:
     sealer = StateSealer(BENCH_KEYS)
-    handlers = EngineHandlers(sealer, Metrics())
+    handlers = EngineHandlers(sealer, Metrics(), opened_states=0)
     pairs = _requests(handlers, games)
     validates = [v for v, _ in pairs]
     plays = [p for _, p in pairs]

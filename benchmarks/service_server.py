@@ -88,7 +88,7 @@ def main() -> int:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     threads = int(os.environ.get("MAZZO_GRPC_THREADS", "16"))
     metrics = Metrics()
-    handlers = EngineHandlers(StateSealer(BENCH_KEYS), metrics)
+    handlers = EngineHandlers(StateSealer(BENCH_KEYS), metrics, opened_states=0)
     grpc_server = GrpcServer(handlers, metrics, "127.0.0.1:0", workers=threads)
     grpc_server.server.add_generic_rpc_handlers((echo_handler(),))
     grpc_server.start()

@@ -48,6 +48,7 @@ class EngineHandlers:
         sealer: StateSealer,
         metrics: Metrics,
         seed_source: Callable[[], int] = _random_seed,
+        opened_states: int = OPENED_STATES,
     ):
         self._sealer = sealer
         self._metrics = metrics
@@ -55,7 +56,8 @@ class EngineHandlers:
         # A caller sends the same token to LegalMoves, Validate and Play: open it
         # once. States are immutable and only authentic tokens get in; a refused
         # token raises, and lru_cache keeps no exceptions.
-        self._opened = lru_cache(maxsize=OPENED_STATES)(self._open_uncached)
+        # opened_states=0 turns the cache off (the benchmarks measure first opens).
+        self._opened = lru_cache(maxsize=opened_states)(self._open_uncached)
 
     def _open_uncached(self, token: bytes) -> Any:
         return load_state(self._sealer.open(token))

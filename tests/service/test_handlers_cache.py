@@ -48,3 +48,12 @@ def test_a_refused_token_is_checked_again_every_time_and_counted() -> None:
         "mazzo_states_refused_total", {"reason": "STATE_TAMPERED"}
     )
     assert counted == 2
+
+
+def test_the_cache_can_be_turned_off_so_every_call_opens_its_token() -> None:
+    sealer = CountingSealer()
+    handlers = EngineHandlers(sealer, Metrics(), opened_states=0)
+    state = handlers.new_game(pb.NewGameRequest(scopa=pb.ScopaOptions(), seed=5)).state
+    for _ in range(3):
+        handlers.legal_moves(pb.LegalMovesRequest(state=state))
+    assert sealer.opened == 3
