@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from engine import rng
 from engine.cards import DECK, Card, check_full_deck
 from engine.errors import InvalidInput, Reason
+from engine.events import CardsDealt, Deal, Event
 
 Deck = tuple[Card, ...]
 Hands = tuple[tuple[Card, ...], ...]
@@ -66,3 +67,20 @@ def deal_round(stock: Deck, players: int, dealer: int, per_hand: int) -> tuple[H
         # players-th card from there.
         hands[(dealer + 1 + position) % players] = stock[position:dealt:players]
     return tuple(hands), stock[dealt:]
+
+
+def deal_events(
+    hand_number: int, dealer: int, table: Deck, hands: Hands, stock_size: int
+) -> list[Event]:
+    """A public Deal (the table cards turned up, the counts), then each seat's own cards."""
+    events: list[Event] = [
+        Deal(
+            hand_number=hand_number,
+            dealer=dealer,
+            table=table,
+            hand_sizes=tuple(len(h) for h in hands),
+            stock_size=stock_size,
+        )
+    ]
+    events.extend(CardsDealt(seat, hand) for seat, hand in enumerate(hands))
+    return events

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from engine.cards import Card
 from engine.errors import IllegalMove, InvalidInput, Reason
-from engine.events import Event
+from engine.events import Event, GameOver, HandScored
 
 T = TypeVar("T")
 
@@ -140,3 +140,23 @@ def hands_fit(hands: Sequence[Sequence[Card]], to_play: int, played: set[int]) -
     played this round) hold one card fewer than the others."""
     size = len(hands[to_play])
     return size > 0 and all(len(hand) == size - (seat in played) for seat, hand in enumerate(hands))
+
+
+def close_hand(
+    hand_number: int,
+    scores: Sequence[int],
+    sides: tuple[Any, ...],
+    target: int,
+    events: list[Event],
+) -> tuple[tuple[int, ...], int | None]:
+    """Add a hand's points (``sides``, each with a ``total``) to the game scores.
+
+    Appends HandScored, and GameOver when a side has won; returns the new
+    scores and the winning side, if any.
+    """
+    new_scores = tuple(old + s.total for old, s in zip(scores, sides, strict=True))
+    events.append(HandScored(hand_number, sides, new_scores))
+    winner = game_winner(new_scores, target)
+    if winner is not None:
+        events.append(GameOver(winner, new_scores))
+    return new_scores, winner

@@ -7,9 +7,14 @@ followed by 40 bytes each, and end the state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import struct
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from engine.cards import DECK, DECK_SIZE, Card, check_full_deck
+from engine.errors import InvalidInput, Reason
+
+S = TypeVar("S")
 
 
 def write_zones(out: bytearray, zones: Iterable[tuple[Card, ...]]) -> None:
@@ -51,3 +56,21 @@ def read_decks(data: memoryview, pos: int) -> tuple[tuple[Card, ...], ...]:
     for deck in decks:
         check_full_deck(deck)
     return decks
+
+
+def decode_checked(
+    data: bytes,
+    read: Callable[[memoryview], S],
+    inconsistencies: Callable[[S], list[str]],
+) -> S:
+    """Read a state with ``read``, then refuse it if ``inconsistencies`` finds any:
+    either way ``InvalidInput(STATE_CORRUPT)``, never another exception."""
+    try:
+        state = read(memoryview(data))
+    except (struct.error, IndexError, ValueError, KeyError, InvalidInput) as exc:
+        raise InvalidInput(Reason.STATE_CORRUPT, f"the state does not decode: {exc}") from exc
+    problems = inconsistencies(state)
+    if problems:
+        message = "the state is inconsistent: " + ", ".join(problems)
+        raise InvalidInput(Reason.STATE_CORRUPT, message)
+    return state

@@ -20,17 +20,13 @@ from functools import lru_cache
 
 from engine import deal, packing
 from engine.cards import ACE, CUPS, DECK_SIZE, KING, RANK_OF, Card, format_cards
-from engine.errors import IllegalMove, InvalidInput, Reason
+from engine.errors import IllegalMove, Reason
 from engine.events import (
     Capture,
     CardPlayed,
-    CardsDealt,
-    Deal,
     Declaration,
     Event,
     FirstTableTaken,
-    GameOver,
-    HandScored,
     LeftoversTaken,
     Redeal,
 )
@@ -41,7 +37,7 @@ from engine.game import (
     Status,
     check_seat,
     check_turn,
-    game_winner,
+    close_hand,
     hands_fit,
     replace_at,
 )
@@ -221,17 +217,7 @@ def first_table_sweeps(bonus: TableBonus, table: tuple[Card, ...]) -> int:
 
 
 def _deal_events(state: ScopaState, table: tuple[Card, ...]) -> list[Event]:
-    events: list[Event] = [
-        Deal(
-            hand_number=state.hand_number,
-            dealer=state.dealer,
-            table=table,
-            hand_sizes=tuple(len(h) for h in state.hands),
-            stock_size=len(state.stock),
-        )
-    ]
-    events.extend(CardsDealt(seat, hand) for seat, hand in enumerate(state.hands))
-    return events
+    return deal.deal_events(state.hand_number, state.dealer, table, state.hands, len(state.stock))
 
 
 # ---------------------------------------------------------------- captures
@@ -506,11 +492,8 @@ def _end_hand(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[
         piles = replace_at(state.piles, side, state.piles[side] + state.table)
         state = replace(state, piles=piles, table=())
     sides = score_hand(state.rules, state.piles, state.sweeps, state.declared)
-    scores = tuple(old + s.total for old, s in zip(state.scores, sides, strict=True))
-    events.append(HandScored(state.hand_number, sides, scores))
-    winner = game_winner(scores, state.rules.target)
+    scores, winner = close_hand(state.hand_number, state.scores, sides, state.rules.target, events)
     if winner is not None:
-        events.append(GameOver(winner, scores))
         return replace(state, scores=scores, winner=winner, declared=()), events
     next_state, deal_events = _start_hand(
         state.rules,
@@ -646,15 +629,7 @@ def encode(state: ScopaState) -> bytes:
 
 def decode(data: bytes) -> ScopaState:
     """Read :func:`encode`'s bytes back; ``InvalidInput(STATE_CORRUPT)`` if they are not."""
-    try:
-        state = _decode(memoryview(data))
-    except (struct.error, IndexError, ValueError, KeyError, InvalidInput) as exc:
-        raise InvalidInput(Reason.STATE_CORRUPT, f"the state does not decode: {exc}") from exc
-    problems = _inconsistencies(state)
-    if problems:
-        message = "the state is inconsistent: " + ", ".join(problems)
-        raise InvalidInput(Reason.STATE_CORRUPT, message)
-    return state
+    return packing.decode_checked(data, _decode, _inconsistencies)
 
 
 def _decode(data: memoryview) -> ScopaState:

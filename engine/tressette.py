@@ -23,11 +23,7 @@ from engine.errors import IllegalMove, InvalidInput, Reason
 from engine.events import (
     CardDrawn,
     CardPlayed,
-    CardsDealt,
-    Deal,
     Event,
-    GameOver,
-    HandScored,
     NapoletanaDeclared,
     TressetteSideScore,
     TrickWon,
@@ -39,7 +35,7 @@ from engine.game import (
     Status,
     check_seat,
     check_turn,
-    game_winner,
+    close_hand,
     hands_fit,
     replace_at,
 )
@@ -187,17 +183,7 @@ def _start_hand(
         rng=rng_state,
         decks=decks,
     )
-    events: list[Event] = [
-        Deal(
-            hand_number=hand_number,
-            dealer=dealer,
-            table=(),
-            hand_sizes=tuple(len(h) for h in hands),
-            stock_size=len(stock),
-        )
-    ]
-    events.extend(CardsDealt(seat, hand) for seat, hand in enumerate(hands))
-    return state, events
+    return state, deal.deal_events(hand_number, dealer, (), hands, len(stock))
 
 
 # ---------------------------------------------------------------- moves
@@ -345,11 +331,8 @@ def _end_hand(
     state: TressetteState, last_trick_side: int, events: list[Event]
 ) -> tuple[TressetteState, list[Event]]:
     sides = score_hand(state.piles, last_trick_side, state.napoletana)
-    scores = tuple(old + s.total for old, s in zip(state.scores, sides, strict=True))
-    events.append(HandScored(state.hand_number, sides, scores))
-    winner = game_winner(scores, state.rules.target)
+    scores, winner = close_hand(state.hand_number, state.scores, sides, state.rules.target, events)
     if winner is not None:
-        events.append(GameOver(winner, scores))
         return replace(state, scores=scores, winner=winner), events
     next_state, deal_events = _start_hand(
         state.rules,
@@ -472,16 +455,7 @@ def encode(state: TressetteState) -> bytes:
 
 def decode(data: bytes) -> TressetteState:
     """Read :func:`encode`'s bytes back; ``InvalidInput(STATE_CORRUPT)`` if they are not."""
-    try:
-        state = _decode(memoryview(data))
-    except (struct.error, IndexError, ValueError, InvalidInput) as exc:
-        raise InvalidInput(Reason.STATE_CORRUPT, f"the state does not decode: {exc}") from exc
-    problems = _inconsistencies(state)
-    if problems:
-        raise InvalidInput(
-            Reason.STATE_CORRUPT, "the state is inconsistent: " + ", ".join(problems)
-        )
-    return state
+    return packing.decode_checked(data, _decode, _inconsistencies)
 
 
 def _decode(data: memoryview) -> TressetteState:
