@@ -58,6 +58,7 @@ class EngineHandlers:
         # token raises, and lru_cache keeps no exceptions.
         # opened_states=0 turns the cache off (the benchmarks measure first opens).
         self._opened = lru_cache(maxsize=opened_states)(self._open_uncached)
+        self._move_counters: dict[tuple[str, str], Any] = {}
 
     def _open_uncached(self, token: bytes) -> Any:
         return load_state(self._sealer.open(token))
@@ -73,6 +74,14 @@ class EngineHandlers:
         except InvalidInput as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason.value).inc()
             raise ApiError.from_rule_error(error) from error
+
+    def _count_move(self, game: str, outcome: str) -> None:
+        # The label child is bound once per (game, outcome): this is the hot path.
+        child = self._move_counters.get((game, outcome))
+        if child is None:
+            child = self._metrics.mazzo_moves_total.labels(game=game, outcome=outcome)
+            self._move_counters[(game, outcome)] = child
+        child.inc()
 
     def _seal(self, state: Any) -> bytes:
         return self._sealer.seal(dump_state(state))
@@ -106,11 +115,11 @@ class EngineHandlers:
         try:
             state, events = game.apply(state, move)
         except IllegalMove as error:
-            self._metrics.mazzo_moves_total.labels(game=game.name, outcome="refused").inc()
+            self._count_move(game.name, "refused")
             raise ApiError.from_rule_error(error) from error
         except RuleError as error:
             raise ApiError.from_rule_error(error) from error
-        self._metrics.mazzo_moves_total.labels(game=game.name, outcome="applied").inc()
+        self._count_move(game.name, "applied")
         return pb.PlayResponse(
             state=self._seal(state),
             events=codec.events_to_pb(events),
@@ -124,7 +133,7 @@ class EngineHandlers:
         try:
             game.resolve(state, move)
         except IllegalMove as error:
-            self._metrics.mazzo_moves_total.labels(game=game.name, outcome="illegal").inc()
+            self._count_move(game.name, "illegal")
             return pb.ValidateResponse(
                 legal=False,
                 reason=error.reason.value,
@@ -133,7 +142,7 @@ class EngineHandlers:
             )
         except RuleError as error:
             raise ApiError.from_rule_error(error) from error
-        self._metrics.mazzo_moves_total.labels(game=game.name, outcome="legal").inc()
+        self._count_move(game.name, "legal")
         return pb.ValidateResponse(legal=True)
 
     def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:

@@ -192,6 +192,8 @@ class GrpcMetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
 
     def __init__(self, metrics: Metrics) -> None:
         self._metrics = metrics
+        # grpc calls interceptors on every call: wrap each method's handler once.
+        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     def intercept_service(
         self,
@@ -203,15 +205,25 @@ class GrpcMetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             return handler
         if handler.unary_unary is None:
             return handler
-        service, method = split_method(handler_call_details.method)
-        return grpc.unary_unary_rpc_method_handler(
+        name = handler_call_details.method
+        cached = self._wrapped.get(name)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
+        service, method = split_method(name)
+        wrapped = grpc.unary_unary_rpc_method_handler(
             self._instrument(handler.unary_unary, ("unary", service, method)),
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,
         )
+        self._wrapped[name] = (handler, wrapped)
+        return wrapped
 
     def _instrument(self, behavior: Behavior, labels: tuple[str, str, str]) -> Behavior:
+        # Label children bound once per method (and per code), not looked up per call.
         started = self._metrics.grpc_server_started_total.labels(*labels)
+        seconds = self._metrics.grpc_server_handling_seconds.labels(*labels)
+        handled_total = self._metrics.grpc_server_handled_total
+        handled: dict[str, Any] = {}
 
         def instrumented(request: Any, context: grpc.ServicerContext) -> Any:
             started.inc()
@@ -222,13 +234,14 @@ class GrpcMetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
                 raised = False
                 return response
             finally:
-                self._handled(labels, status_name(context, raised), time.perf_counter() - clock)
+                code = status_name(context, raised)
+                child = handled.get(code)
+                if child is None:
+                    child = handled[code] = handled_total.labels(*labels, code)
+                child.inc()
+                seconds.observe(time.perf_counter() - clock)
 
         return instrumented
-
-    def _handled(self, labels: tuple[str, str, str], code: str, seconds: float) -> None:
-        self._metrics.grpc_server_handled_total.labels(*labels, code).inc()
-        self._metrics.grpc_server_handling_seconds.labels(*labels).observe(seconds)
 
 
 # ---------------------------------------------------------------------- HTTP

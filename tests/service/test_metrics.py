@@ -391,3 +391,17 @@ def test_multiprocess_mode_aggregates_processes(tmp_path: Path) -> None:
     _child(tmp_path, "count")
     body = _child(tmp_path, "expose")
     assert 'mazzo_games_started_total{game="scopa"} 3.0' in body
+
+
+def test_the_interceptor_wraps_each_method_once_and_reuses_it() -> None:
+    handler = grpc.unary_unary_rpc_method_handler(lambda request, context: request)
+
+    class Details:
+        method = "/mazzo.v1.Engine/Validate"
+
+    interceptor = GrpcMetricsInterceptor(Metrics())
+    first = interceptor.intercept_service(lambda details: handler, Details())
+    second = interceptor.intercept_service(lambda details: handler, Details())
+    assert first is second and first is not handler
+    other = grpc.unary_unary_rpc_method_handler(lambda request, context: request)
+    assert interceptor.intercept_service(lambda details: other, Details()) is not first
