@@ -573,7 +573,9 @@ _FLAGS = (
 )
 
 
+@lru_cache(maxsize=256)
 def _encode_rules(rules: ScopaRules) -> bytes:
+    # Cached: rules are immutable values and every encoded state starts with them.
     flags = sum(1 << i for i, name in enumerate(_FLAGS) if getattr(rules, name))
     return _RULES.pack(
         _FORMAT,
