@@ -42,6 +42,8 @@ from engine.game import (
     replace_at,
 )
 from engine.scopa_rules import (
+    BOOL_FIELDS,
+    ENUM_FIELDS,
     MAX_TARGET,
     PLAYER_COUNTS,
     AceSweep,
@@ -553,24 +555,8 @@ _NONE = 0xFF
 _RULES = struct.Struct(">BBHBBBBBBBHB")
 _PLAY = struct.Struct(">BIBBBQ")
 _SIDE = struct.Struct(">IB")
-_ENUMS = (
-    ("primiera", tuple(PrimieraRule)),
-    ("variant", tuple(Variant)),
-    ("deal", tuple(DealRule)),
-    ("capture", tuple(CaptureRule)),
-    ("ace_sweep", tuple(AceSweep)),
-    ("first_table_bonus", tuple(TableBonus)),
-    ("face", tuple(Face)),
-)
-_FLAGS = (
-    "napola",
-    "ace_takes_all",
-    "fewest_cards",
-    "redeal_kings",
-    "redeal_aces",
-    "declarations",
-    "grande_piccola",
-)
+_ENUMS = tuple((name, tuple(kind)) for name, kind in ENUM_FIELDS.items())
+_FLAGS = BOOL_FIELDS
 
 
 @lru_cache(maxsize=256)

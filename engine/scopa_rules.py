@@ -108,9 +108,9 @@ class ScopaRules:
     teams: bool = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        for name, kind in _ENUM_FIELDS.items():
+        for name, kind in ENUM_FIELDS.items():
             object.__setattr__(self, name, _enum_option(name, kind, getattr(self, name)))
-        for name in _BOOL_FIELDS:
+        for name in BOOL_FIELDS:
             if type(getattr(self, name)) is not bool:
                 _refuse(name, f"{name} must be true or false")
         if type(self.players) is not int or self.players not in PLAYER_COUNTS:
@@ -161,7 +161,9 @@ class ScopaRules:
         return seat % 2 if self.teams else seat
 
 
-_ENUM_FIELDS: dict[str, type[StrEnum]] = {
+#: The switches of enum type and of bool type. Their order is the order of the
+#: state codec's rules bytes (engine/scopa.py): append, never reorder.
+ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "primiera": PrimieraRule,
     "variant": Variant,
     "deal": DealRule,
@@ -170,7 +172,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "first_table_bonus": TableBonus,
     "face": Face,
 }
-_BOOL_FIELDS = (
+BOOL_FIELDS = (
     "napola",
     "ace_takes_all",
     "fewest_cards",

@@ -21,15 +21,12 @@ from engine.errors import InvalidInput, Reason
 from engine.faces import card_index, card_name
 from engine.scopa import ScopaRules, ScopaView
 from engine.scopa_rules import (
+    BOOL_FIELDS,
     DEFAULT_PLAYERS,
+    ENUM_FIELDS,
     TITLES,
     VARIANT_PLAYERS,
-    AceSweep,
-    CaptureRule,
-    DealRule,
     Face,
-    PrimieraRule,
-    TableBonus,
     Variant,
     preset_values,
 )
@@ -40,23 +37,13 @@ DEFAULT_PLAYERS_OF_GAME = 2
 
 #: Engine enums by option name, with their wire enum. A wire name is the wire
 #: enum's prefix and the engine value in capitals: DEAL_RULE_SCOPONE_NINE.
+_SCOPA_FIELDS = pb.ScopaOptions.DESCRIPTOR.fields_by_name
 _ENUM_OPTIONS: dict[str, tuple[EnumTypeWrapper, type[StrEnum]]] = {
-    "primiera": (pb.PrimieraRule, PrimieraRule),
-    "variant": (pb.ScopaVariant, Variant),
-    "deal": (pb.DealRule, DealRule),
-    "capture": (pb.CaptureRule, CaptureRule),
-    "ace_sweep": (pb.AceSweep, AceSweep),
-    "first_table_bonus": (pb.TableBonus, TableBonus),
-    "face": (pb.Face, Face),
+    name: (EnumTypeWrapper(_SCOPA_FIELDS[name].enum_type), kind)
+    for name, kind in ENUM_FIELDS.items()
 }
-_BOOL_SWITCHES = (
-    "ace_takes_all",
-    "fewest_cards",
-    "redeal_kings",
-    "redeal_aces",
-    "declarations",
-    "grande_piccola",
-)
+#: The bool switches a caller may leave unset (``optional`` on the wire).
+_BOOL_SWITCHES = tuple(name for name in BOOL_FIELDS if _SCOPA_FIELDS[name].has_presence)
 
 
 def _prefix(wire: EnumTypeWrapper) -> str:
