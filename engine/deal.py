@@ -44,6 +44,14 @@ def first_dealer(players: int, requested: int | None) -> int:
     return dealer
 
 
+def checked_start(
+    players: int, seed: int, decks: Sequence[Sequence[Card]], requested_dealer: int | None
+) -> tuple[int, int, tuple[Deck, ...]]:
+    """What every game checks to start: the first dealer, the seed (the generator's
+    first state) and the explicit decks."""
+    return first_dealer(players, requested_dealer), check_seed(seed), check_decks(decks)
+
+
 def next_deck(rng_state: int, decks: tuple[Deck, ...]) -> tuple[int, Deck, tuple[Deck, ...]]:
     """The next deck order: the first explicit one left, else a seeded shuffle.
 

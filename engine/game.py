@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar
 
 from engine.cards import Card
@@ -47,6 +48,13 @@ class OptionSpec:
     allowed: tuple[str, ...] = ()
     min: int = 0
     max: int = 0
+
+    @classmethod
+    def enum(cls, name: str, default: StrEnum, description: str) -> OptionSpec:
+        """An enum option: its allowed values are every member of the default's enum."""
+        return cls(
+            name, "enum", default.value, description, allowed=tuple(m.value for m in type(default))
+        )
 
 
 class Move(NamedTuple):

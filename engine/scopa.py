@@ -141,14 +141,8 @@ def new_game(
     first_dealer: int | None = None,
 ) -> tuple[ScopaState, list[Event]]:
     """Shuffle (or take ``decks[0]``) and deal the first hand."""
-    return _start_hand(
-        rules,
-        deal.first_dealer(rules.players, first_dealer),
-        1,
-        (0,) * rules.sides,
-        deal.check_seed(seed),
-        deal.check_decks(decks),
-    )
+    dealer, rng_state, explicit = deal.checked_start(rules.players, seed, decks, first_dealer)
+    return _start_hand(rules, dealer, 1, (0,) * rules.sides, rng_state, explicit)
 
 
 def _void_table(rules: ScopaRules, table: tuple[Card, ...]) -> bool:
@@ -702,43 +696,33 @@ SCOPA = Game(
     ),
     player_counts=PLAYER_COUNTS,
     options=(
-        OptionSpec(
+        OptionSpec.enum(
             "variant",
-            "enum",
-            Variant.SCOPA.value,
+            Variant.SCOPA,
             "the preset of every switch below; a switch set by the caller overrides it",
-            allowed=tuple(v.value for v in Variant),
         ),
         OptionSpec("target", "int", 11, "points to win", min=1, max=MAX_TARGET),
         OptionSpec("napola", "bool", False, "score the run of coins from the ace"),
-        OptionSpec(
+        OptionSpec.enum(
             "primiera",
-            "enum",
-            PrimieraRule.STANDARD.value,
+            PrimieraRule.STANDARD,
             "how the primiera point is decided",
-            allowed=tuple(r.value for r in PrimieraRule),
         ),
-        OptionSpec(
+        OptionSpec.enum(
             "deal",
-            "enum",
-            DealRule.THREE.value,
+            DealRule.THREE,
             "3 each and 4 on the table, or Scopone's 9 + 4 or 10 each",
-            allowed=tuple(d.value for d in DealRule),
         ),
-        OptionSpec(
+        OptionSpec.enum(
             "capture",
-            "enum",
-            CaptureRule.SCOPA.value,
+            CaptureRule.SCOPA,
             "by rank or sum, by fifteen (Quindici, Escoba), or either (Cirulla)",
-            allowed=tuple(c.value for c in CaptureRule),
         ),
         OptionSpec("ace_takes_all", "bool", False, "an ace takes the whole table"),
-        OptionSpec(
+        OptionSpec.enum(
             "ace_sweep",
-            "enum",
-            AceSweep.ORDINARY.value,
+            AceSweep.ORDINARY,
             "when an ace that takes all makes a sweep",
-            allowed=tuple(a.value for a in AceSweep),
         ),
         OptionSpec(
             "fewest_cards", "bool", False, "among several sums, only the fewest cards may be taken"
@@ -747,22 +731,18 @@ SCOPA = Game(
         OptionSpec(
             "redeal_aces", "bool", False, "a first table with 2 or more aces is dealt again"
         ),
-        OptionSpec(
+        OptionSpec.enum(
             "first_table_bonus",
-            "enum",
-            TableBonus.NONE.value,
+            TableBonus.NONE,
             "the dealer takes a first table of 15 (or 30) as sweeps",
-            allowed=tuple(b.value for b in TableBonus),
         ),
         OptionSpec("declarations", "bool", False, "Cirulla's hand declarations, with the matta"),
         OptionSpec("grande_piccola", "bool", False, "Cirulla's grande (5) and piccola (3+)"),
         OptionSpec("re_bello", "card", "", "a second bonus card worth 1 point (e.g. 10D)"),
-        OptionSpec(
+        OptionSpec.enum(
             "face",
-            "enum",
-            Face.ITALIAN.value,
+            Face.ITALIAN,
             "the names of the cards in views; the codes never change",
-            allowed=tuple(f.value for f in Face),
         ),
     ),
     new_game=new_game,

@@ -145,14 +145,8 @@ def new_game(
     first_dealer: int | None = None,
 ) -> tuple[TressetteState, list[Event]]:
     """Shuffle (or take ``decks[0]``) and deal the first hand."""
-    return _start_hand(
-        rules,
-        deal.first_dealer(rules.players, first_dealer),
-        1,
-        (0, 0),
-        deal.check_seed(seed),
-        deal.check_decks(decks),
-    )
+    dealer, rng_state, explicit = deal.checked_start(rules.players, seed, decks, first_dealer)
+    return _start_hand(rules, dealer, 1, (0, 0), rng_state, explicit)
 
 
 def _start_hand(
