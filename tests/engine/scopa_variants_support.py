@@ -6,7 +6,6 @@ explicit decks; these helpers only add what the variants need.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -90,4 +89,4 @@ def finish_at(
     points = [s.total for s in scored.sides]
     before = [w - p for w, p in zip(wanted, points, strict=True)]
     assert min(before) >= 0, (wanted, points)
-    return apply(dataclasses.replace(state, scores=tuple(before)), move)
+    return apply(state._replace(scores=tuple(before)), move)

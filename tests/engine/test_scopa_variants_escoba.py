@@ -5,8 +5,6 @@ Two players, dealer seat 1 (seat 0 leads) unless said otherwise.
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from engine import DECK, Reason
@@ -167,8 +165,7 @@ def test_esc_3_after_the_bonus_the_leftovers_go_to_the_dealer_if_nobody_captures
     state, _ = escoba_with_table("1B 2C 4S 8D")
     # The hand's last card, with nothing captured since the dealer's escoba.
     left = "9S 9B 10C 10S"
-    last = dataclasses.replace(
-        state,
+    last = state._replace(
         hands=((card("2D"),), ()),
         table=cards(left),
         stock=(),
@@ -343,4 +340,4 @@ def test_escoba_with_italian_faces_plays_the_same():
     state, events = escoba_with_table("1B 2C 4S 8D", face="italian")
     spanish, spanish_events = escoba_with_table("1B 2C 4S 8D")
     assert events == spanish_events
-    assert dataclasses.replace(state, rules=spanish.rules) == spanish
+    assert state._replace(rules=spanish.rules) == spanish
