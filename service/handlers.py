@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from google.protobuf.message import Message
@@ -25,7 +26,7 @@ from service.errors import ApiError, ServiceReason
 from service.metrics import Metrics
 from service.state_token import StateSealer, StateTokenError
 
-#: How many opened tokens each server process keeps (a few KB each).
+#: How many states each server process remembers by their token (a few KB each).
 OPENED_STATES = 4096
 
 
@@ -42,7 +43,50 @@ def _rule_errors() -> Iterator[None]:
         raise ApiError.from_rule_error(error) from error
 
 
+class StateCache:
+    """The states this process knows by their token, least recently used out first.
+
+    Thread-safe (gRPC runs handlers on a thread pool). ``maxsize`` 0 keeps
+    nothing. Sharing a state between calls is safe: states are immutable values.
+    """
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._states: OrderedDict[bytes, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, token: bytes) -> Any | None:
+        with self._lock:
+            state = self._states.get(token)
+            if state is not None:
+                self._states.move_to_end(token)
+            return state
+
+    def put(self, token: bytes, state: Any) -> None:
+        if self.maxsize <= 0:
+            return
+        with self._lock:
+            self._states[token] = state
+            self._states.move_to_end(token)
+            if len(self._states) > self.maxsize:
+                self._states.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+
 class EngineHandlers:
+    """The RPCs, with a memory of recent states (``opened_states`` of them).
+
+    A caller sends the token it was given to its next call (LegalMoves,
+    Validate, then Play on the same token), so each handler remembers, by
+    token, the states it opened and the states it sealed (NewGame, Play): such
+    a token is answered without decrypting nor decoding it again. Only
+    authentic tokens get in (opened, or sealed here); a refused token is
+    checked, refused and counted in ``mazzo_states_refused_total`` every time.
+    ``opened_states=0`` turns the memory off, so every call opens its token.
+    """
+
     def __init__(
         self,
         sealer: StateSealer,
@@ -53,27 +97,25 @@ class EngineHandlers:
         self._sealer = sealer
         self._metrics = metrics
         self._seed_source = seed_source
-        # A caller sends the same token to LegalMoves, Validate and Play: open it
-        # once. States are immutable and only authentic tokens get in; a refused
-        # token raises, and lru_cache keeps no exceptions.
-        # opened_states=0 turns the cache off (the benchmarks measure first opens).
-        self._opened = lru_cache(maxsize=opened_states)(self._open_uncached)
+        self._states = StateCache(opened_states)
         self._move_counters: dict[tuple[str, str], Any] = {}
-
-    def _open_uncached(self, token: bytes) -> Any:
-        return load_state(self._sealer.open(token))
 
     # -------------------------------------------------------------- state tokens
 
     def _open(self, token: bytes) -> Any:
+        state = self._states.get(token)
+        if state is not None:
+            return state
         try:
-            return self._opened(token)
+            state = load_state(self._sealer.open(token))
         except StateTokenError as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason).inc()
             raise ApiError.invalid(error.reason, error.message) from error
         except InvalidInput as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason.value).inc()
             raise ApiError.from_rule_error(error) from error
+        self._states.put(token, state)
+        return state
 
     def _count_move(self, game: str, outcome: str) -> None:
         # The label child is bound once per (game, outcome): this is the hot path.
@@ -84,7 +126,10 @@ class EngineHandlers:
         child.inc()
 
     def _seal(self, state: Any) -> bytes:
-        return self._sealer.seal(dump_state(state))
+        """The state's new token, remembered: the caller's next call brings it back."""
+        token = self._sealer.seal(dump_state(state))
+        self._states.put(token, state)
+        return token
 
     # -------------------------------------------------------------- RPCs
 
