@@ -79,11 +79,10 @@ def run(*, repeats: int, call_seconds: float, games: int) -> list[Table]:
 
     def play_replies(index: int) -> Any:
         new_state, events = played[index]
-        return pb.PlayResponse(
-            state=b"",
-            events=codec.events_to_pb(events),
-            status=codec.status_to_pb(game.status(new_state)),
-        )
+        response = pb.PlayResponse(state=b"")
+        codec.write_events(response.events, events)
+        codec.write_status(response.status, game.status(new_state))
+        return response
 
     rows: list[tuple[str, Callable[[Any], Any], list[Any]]] = [
         ("Validate handler (message in, message out)", handlers.validate, validates),

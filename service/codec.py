@@ -69,8 +69,15 @@ def _engine_value(option: str, number: int) -> StrEnum | None:
         ) from None
 
 
+#: Every card by its canonical name, and every name by card: the hot paths'
+#: look-ups (anything else, lower case or an error, goes the long way).
+_CARD_OF_NAME: dict[str, Card] = {str(c): c for c in DECK}
+_NAME_OF_CARD: dict[Card, str] = {c: name for name, c in _CARD_OF_NAME.items()}
+_NO_CARDS: frozenset[Card] = frozenset()
+
+
 def card_names(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]
+    return [_NAME_OF_CARD[c] for c in cards]
 
 
 # ---------------------------------------------------------------- requests
@@ -119,6 +126,14 @@ def decks_from_request(request: pb.NewGameRequest) -> list[tuple[Card, ...]]:
 
 
 def move_from_pb(move: pb.Move) -> Move:
+    card = _CARD_OF_NAME.get(move.card)
+    if card is not None:  # the usual case: canonical names, no card twice
+        if not move.take:
+            return Move(seat=move.seat, card=card, take=_NO_CARDS)
+        taken = [_CARD_OF_NAME.get(name) for name in move.take]
+        take = frozenset(taken)
+        if len(take) == len(taken) and None not in take:
+            return Move(seat=move.seat, card=card, take=take)
     return Move(seat=move.seat, card=Card.parse(move.card), take=frozenset(parse_cards(move.take)))
 
 
@@ -129,21 +144,19 @@ def move_to_pb(move: Move) -> pb.Move:
     return pb.Move(seat=move.seat, card=str(move.card), take=card_names(sorted(move.take)))
 
 
-def status_to_pb(status: Status) -> pb.Status:
-    message = pb.Status(
-        game=status.game,
-        players=status.players,
-        dealer=status.dealer,
-        hand_number=status.hand_number,
-        scores=status.scores,
-        game_over=status.game_over,
-        target=status.target,
-    )
+def write_status(message: pb.Status, status: Status) -> None:
+    """Fill ``message`` (a response's own field: no copy) with ``status``."""
+    message.game = status.game
+    message.players = status.players
+    message.dealer = status.dealer
+    message.hand_number = status.hand_number
+    message.scores.extend(status.scores)
+    message.game_over = status.game_over
+    message.target = status.target
     if status.seat_to_play is not None:
         message.seat_to_play = status.seat_to_play
     if status.winning_side is not None:
         message.winning_side = status.winning_side
-    return message
 
 
 def _piles_to_pb(
@@ -162,8 +175,8 @@ def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
         hand=card_names(view.hand),
         hand_sizes=view.hand_sizes,
         stock_size=view.stock_size,
-        status=status_to_pb(view.status),
     )
+    write_status(message.status, view.status)
     face = Face.ITALIAN
     if isinstance(view, ScopaView):
         face = view.face
@@ -215,100 +228,108 @@ def _side_score_to_pb(score: ev.SideScore | ev.TressetteSideScore) -> pb.SideSco
     )
 
 
-def _deal(e: ev.Deal) -> pb.Event:
-    return pb.Event(
-        deal=pb.Deal(
-            hand_number=e.hand_number,
-            dealer=e.dealer,
-            table=card_names(e.table),
-            hand_sizes=e.hand_sizes,
-            stock_size=e.stock_size,
-        )
-    )
+# Each writer fills its kind of event in place, in the repeated field's own
+# message: building a message and handing it to a parent copies it.
 
 
-def _cards_dealt(e: ev.CardsDealt) -> pb.Event:
-    return pb.Event(cards_dealt=pb.CardsDealt(seat=e.seat, cards=card_names(e.cards)))
+def _deal(message: pb.Event, e: ev.Deal) -> None:
+    out = message.deal
+    out.hand_number = e.hand_number
+    out.dealer = e.dealer
+    out.table.extend(card_names(e.table))
+    out.hand_sizes.extend(e.hand_sizes)
+    out.stock_size = e.stock_size
 
 
-def _redeal(e: ev.Redeal) -> pb.Event:
-    return pb.Event(redeal=pb.Redeal(dealer=e.dealer, table=card_names(e.table)))
+def _cards_dealt(message: pb.Event, e: ev.CardsDealt) -> None:
+    out = message.cards_dealt
+    out.seat = e.seat
+    out.cards.extend(card_names(e.cards))
 
 
-def _card_played(e: ev.CardPlayed) -> pb.Event:
-    return pb.Event(card_played=pb.CardPlayed(seat=e.seat, card=str(e.card)))
+def _redeal(message: pb.Event, e: ev.Redeal) -> None:
+    out = message.redeal
+    out.dealer = e.dealer
+    out.table.extend(card_names(e.table))
 
 
-def _capture(e: ev.Capture) -> pb.Event:
-    return pb.Event(
-        capture=pb.Capture(
-            seat=e.seat, side=e.side, card=str(e.card), taken=card_names(e.taken), sweep=e.sweep
-        )
-    )
+def _card_played(message: pb.Event, e: ev.CardPlayed) -> None:
+    out = message.card_played
+    out.seat = e.seat
+    out.card = _NAME_OF_CARD[e.card]
 
 
-def _leftovers(e: ev.LeftoversTaken) -> pb.Event:
-    return pb.Event(leftovers_taken=pb.LeftoversTaken(side=e.side, cards=card_names(e.cards)))
+def _capture(message: pb.Event, e: ev.Capture) -> None:
+    out = message.capture
+    out.seat = e.seat
+    out.side = e.side
+    out.card = _NAME_OF_CARD[e.card]
+    out.taken.extend(card_names(e.taken))
+    out.sweep = e.sweep
 
 
-def _hand_scored(e: ev.HandScored) -> pb.Event:
-    return pb.Event(
-        hand_scored=pb.HandScored(
-            hand_number=e.hand_number,
-            sides=[_side_score_to_pb(s) for s in e.sides],
-            scores=e.scores,
-        )
-    )
+def _leftovers(message: pb.Event, e: ev.LeftoversTaken) -> None:
+    out = message.leftovers_taken
+    out.side = e.side
+    out.cards.extend(card_names(e.cards))
 
 
-def _game_over(e: ev.GameOver) -> pb.Event:
-    return pb.Event(game_over=pb.GameOver(winning_side=e.winning_side, scores=e.scores))
+def _hand_scored(message: pb.Event, e: ev.HandScored) -> None:
+    out = message.hand_scored
+    out.hand_number = e.hand_number
+    out.sides.extend(_side_score_to_pb(s) for s in e.sides)
+    out.scores.extend(e.scores)
 
 
-def _trick_won(e: ev.TrickWon) -> pb.Event:
-    return pb.Event(
-        trick_won=pb.TrickWon(seat=e.seat, side=e.side, leader=e.leader, cards=card_names(e.cards))
-    )
+def _game_over(message: pb.Event, e: ev.GameOver) -> None:
+    out = message.game_over
+    out.winning_side = e.winning_side
+    out.scores.extend(e.scores)
 
 
-def _card_drawn(e: ev.CardDrawn) -> pb.Event:
-    return pb.Event(card_drawn=pb.CardDrawn(seat=e.seat, card=str(e.card)))
+def _trick_won(message: pb.Event, e: ev.TrickWon) -> None:
+    out = message.trick_won
+    out.seat = e.seat
+    out.side = e.side
+    out.leader = e.leader
+    out.cards.extend(card_names(e.cards))
 
 
-def _napoletana(e: ev.NapoletanaDeclared) -> pb.Event:
-    return pb.Event(
-        napoletana_declared=pb.NapoletanaDeclared(
-            seat=e.seat,
-            side=e.side,
-            suit=SUITS[e.suit],
-            cards=card_names(e.cards),
-            points=e.points,
-        )
-    )
+def _card_drawn(message: pb.Event, e: ev.CardDrawn) -> None:
+    out = message.card_drawn
+    out.seat = e.seat
+    out.card = _NAME_OF_CARD[e.card]
 
 
-def _first_table_taken(e: ev.FirstTableTaken) -> pb.Event:
-    return pb.Event(
-        first_table_taken=pb.FirstTableTaken(
-            dealer=e.dealer, side=e.side, cards=card_names(e.cards), sweeps=e.sweeps
-        )
-    )
+def _napoletana(message: pb.Event, e: ev.NapoletanaDeclared) -> None:
+    out = message.napoletana_declared
+    out.seat = e.seat
+    out.side = e.side
+    out.suit = SUITS[e.suit]
+    out.cards.extend(card_names(e.cards))
+    out.points = e.points
 
 
-def _declaration(e: ev.Declaration) -> pb.Event:
-    return pb.Event(
-        declaration=pb.Declaration(
-            seat=e.seat,
-            side=e.side,
-            kind=e.kind,
-            cards=card_names(e.cards),
-            points=e.points,
-            matta_value=e.matta_value,
-        )
-    )
+def _first_table_taken(message: pb.Event, e: ev.FirstTableTaken) -> None:
+    out = message.first_table_taken
+    out.dealer = e.dealer
+    out.side = e.side
+    out.cards.extend(card_names(e.cards))
+    out.sweeps = e.sweeps
 
 
-_EVENT_WRITERS: dict[type, Callable[[Any], pb.Event]] = {
+def _declaration(message: pb.Event, e: ev.Declaration) -> None:
+    out = message.declaration
+    out.seat = e.seat
+    out.side = e.side
+    out.kind = e.kind
+    out.cards.extend(card_names(e.cards))
+    out.points = e.points
+    if e.matta_value is not None:
+        out.matta_value = e.matta_value
+
+
+_EVENT_WRITERS: dict[type, Callable[[pb.Event, Any], None]] = {
     ev.Deal: _deal,
     ev.CardsDealt: _cards_dealt,
     ev.Redeal: _redeal,
@@ -325,14 +346,13 @@ _EVENT_WRITERS: dict[type, Callable[[Any], pb.Event]] = {
 }
 
 
-def events_to_pb(events: Sequence[ev.Event]) -> list[pb.Event]:
-    out = []
+def write_events(messages: Any, events: Sequence[ev.Event]) -> None:
+    """Append ``events`` to a response's repeated ``events`` field, in place."""
     for event in events:
-        message = _EVENT_WRITERS[type(event)](event)
+        message = messages.add()
+        _EVENT_WRITERS[type(event)](message, event)
         if event.visible_to is not None:
             message.visible_to = event.visible_to
-        out.append(message)
-    return out
 
 
 def _option_text(option: str, value: object) -> str:

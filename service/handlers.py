@@ -11,15 +11,16 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from google.protobuf.message import Message
 
-from engine import GAMES, IllegalMove, RuleError, dump_state, game_of, get_game, load_state
+from engine import GAMES, Game, IllegalMove, RuleError, dump_state, game_of, get_game, load_state
 from engine.errors import InvalidInput, Reason
+from engine.events import Event
 from mazzo.v1 import engine_pb2 as pb
 from service import codec
 from service.errors import ApiError, ServiceReason
@@ -28,6 +29,8 @@ from service.state_token import StateSealer, StateTokenError
 
 #: How many states each server process remembers by their token (a few KB each).
 OPENED_STATES = 4096
+
+_NewStateResponse = TypeVar("_NewStateResponse", pb.NewGameResponse, pb.PlayResponse)
 
 
 def _random_seed() -> int:
@@ -131,6 +134,15 @@ class EngineHandlers:
         self._states.put(token, state)
         return token
 
+    def _with_new_state(
+        self, response: _NewStateResponse, game: Game, state: Any, events: Sequence[Event]
+    ) -> _NewStateResponse:
+        """Fill in the new state's token, the events and the status, in place."""
+        response.state = self._seal(state)
+        codec.write_events(response.events, events)
+        codec.write_status(response.status, game.status(state))
+        return response
+
     # -------------------------------------------------------------- RPCs
 
     def get_catalog(self, request: pb.GetCatalogRequest) -> pb.GetCatalogResponse:
@@ -146,12 +158,7 @@ class EngineHandlers:
                 rules, seed=seed, decks=codec.decks_from_request(request), first_dealer=first_dealer
             )
         self._metrics.mazzo_games_started_total.labels(game=name).inc()
-        return pb.NewGameResponse(
-            state=self._seal(state),
-            events=codec.events_to_pb(events),
-            status=codec.status_to_pb(game.status(state)),
-            seed=seed,
-        )
+        return self._with_new_state(pb.NewGameResponse(seed=seed), game, state, events)
 
     def play(self, request: pb.PlayRequest) -> pb.PlayResponse:
         state = self._open(request.state)
@@ -165,11 +172,7 @@ class EngineHandlers:
         except RuleError as error:
             raise ApiError.from_rule_error(error) from error
         self._count_move(game.name, "applied")
-        return pb.PlayResponse(
-            state=self._seal(state),
-            events=codec.events_to_pb(events),
-            status=codec.status_to_pb(game.status(state)),
-        )
+        return self._with_new_state(pb.PlayResponse(), game, state, events)
 
     def validate(self, request: pb.ValidateRequest) -> pb.ValidateResponse:
         state = self._open(request.state)
@@ -213,8 +216,10 @@ class EngineHandlers:
     def _move(request: pb.PlayRequest | pb.ValidateRequest) -> Any:
         if not request.HasField("move"):
             raise ApiError.invalid(ServiceReason.MOVE_MISSING, "the request has no move")
-        with _rule_errors():
+        try:  # not _rule_errors(): a context manager costs a microsecond here
             return codec.move_from_pb(request.move)
+        except RuleError as error:
+            raise ApiError.from_rule_error(error) from error
 
 
 # ---------------------------------------------------------------- the RPC table

@@ -1,0 +1,211 @@
+"""The codec's hot paths write exactly what the plain, generic mapping writes.
+
+Events and status are filled in place in the response (no message built and
+copied), and a move's cards are looked up by their canonical names; these
+tests hold them to a reference built the slow, obvious way: every field of
+the engine value, by name, through the message constructors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from typing import Any
+
+import pytest
+
+from engine import Card, Move, get_game, parse_cards
+from engine import events as ev
+from engine.cards import DECK, SUITS
+from engine.errors import InvalidInput
+from engine.game import Status
+from mazzo.v1 import engine_pb2 as pb
+from service import codec
+
+# ---------------------------------------------------------------- the reference
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if dataclasses.is_dataclass(value):  # a side's score: its fields and its total
+        return {**_fields(value), "total": value.total}  # type: ignore[attr-defined]
+    return value
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    named = {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return {name: v for name, v in named.items() if v is not None}
+
+
+def reference_event(event: ev.Event) -> pb.Event:
+    kind = re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()
+    body = _fields(event)
+    if isinstance(event, ev.NapoletanaDeclared):
+        body["suit"] = SUITS[event.suit]
+    message = pb.Event(**{kind: body})
+    if event.visible_to is not None:
+        message.visible_to = event.visible_to
+    return message
+
+
+def reference_status(status: Status) -> pb.Status:
+    return pb.Status(**_fields(status), game_over=status.game_over)
+
+
+def written_events(events: list[ev.Event]) -> list[pb.Event]:
+    response = pb.PlayResponse()
+    codec.write_events(response.events, events)
+    return list(response.events)
+
+
+def written_status(status: Status) -> pb.Status:
+    response = pb.PlayResponse()
+    codec.write_status(response.status, status)
+    return response.status
+
+
+def assert_same_events(events: list[ev.Event]) -> None:
+    written = written_events(events)
+    expected = [reference_event(e) for e in events]
+    assert written == expected
+    assert [m.SerializeToString() for m in written] == [m.SerializeToString() for m in expected]
+
+
+# ---------------------------------------------------------------- events
+
+
+def _scopa_score(n: int) -> ev.SideScore:
+    return ev.SideScore(n, n, n, n, n, n, n, n, n, n, n, n, n, n)
+
+
+C = parse_cards(["1D", "7D", "10B"])
+
+#: Every kind of event, once with every field at its zero value (an event that
+#: must still be present on the wire) and once with every field set.
+SYNTHETIC: list[ev.Event] = [
+    ev.Deal(0, 0, (), (), 0),
+    ev.Deal(2, 1, C, (3, 3), 30),
+    ev.CardsDealt(0, ()),
+    ev.CardsDealt(1, C),
+    ev.Redeal(0, ()),
+    ev.Redeal(1, C),
+    ev.CardPlayed(0, DECK[0]),
+    ev.CardPlayed(1, DECK[39]),
+    ev.Capture(0, 0, DECK[0], (), False),
+    ev.Capture(3, 1, DECK[6], C, True),
+    ev.LeftoversTaken(0, ()),
+    ev.LeftoversTaken(1, C),
+    ev.HandScored(0, (), ()),
+    ev.HandScored(1, (_scopa_score(0), _scopa_score(2)), (4, 7)),
+    ev.HandScored(
+        3, (ev.TressetteSideScore(0, 0, 0, 0, 0), ev.TressetteSideScore(1, 8, 2, 1, 3)), (5, 2)
+    ),
+    ev.GameOver(0, ()),
+    ev.GameOver(1, (9, 12)),
+    ev.TrickWon(0, 0, 0, ()),
+    ev.TrickWon(2, 0, 1, C),
+    ev.CardDrawn(0, DECK[0]),
+    ev.CardDrawn(1, DECK[12]),
+    ev.NapoletanaDeclared(0, 0, 0, (), 0),
+    ev.NapoletanaDeclared(1, 1, 3, C, 3),
+    ev.FirstTableTaken(0, 0, (), 0),
+    ev.FirstTableTaken(1, 1, C, 1),
+    ev.Declaration(0, 0, "", (), 0, None),
+    ev.Declaration(0, 0, "decino", C, 10, 0),
+    ev.Declaration(2, 0, "cirulla", C, 3, 5),
+]
+
+
+def test_every_kind_of_event_is_written_as_the_generic_mapping_writes_it() -> None:
+    kinds = {type(e) for e in SYNTHETIC}
+    assert kinds == {
+        t for t in vars(ev).values() if isinstance(t, type) and issubclass(t, ev.Event)
+    } - {ev.Event}
+    for event in SYNTHETIC:
+        assert_same_events([event])
+    assert_same_events(SYNTHETIC)
+
+
+GAMES_TO_PLAY = [
+    pb.NewGameRequest(players=2, scopa=pb.ScopaOptions(target=11)),
+    pb.NewGameRequest(players=4, scopa=pb.ScopaOptions(napola=True)),
+    pb.NewGameRequest(players=2, scopa=pb.ScopaOptions(variant=pb.SCOPA_VARIANT_ESCOBA)),
+    pb.NewGameRequest(players=2, scopa=pb.ScopaOptions(variant=pb.SCOPA_VARIANT_CIRULLA)),
+    pb.NewGameRequest(players=2, tressette=pb.TressetteOptions(napoletana=True)),
+    pb.NewGameRequest(players=4, tressette=pb.TressetteOptions(napoletana=True)),
+]
+
+
+@pytest.mark.parametrize("request_", GAMES_TO_PLAY, ids=lambda r: str(r).replace("\n", " "))
+def test_the_events_and_status_of_whole_games_are_written_as_the_generic_mapping_writes_them(
+    request_: pb.NewGameRequest,
+) -> None:
+    name, rules = codec.rules_from_request(request_)
+    game = get_game(name)
+    for seed in range(3):
+        choose = random.Random(seed).choice
+        state, events = game.new_game(rules, seed=seed, decks=[], first_dealer=None)
+        while True:
+            assert_same_events(events)
+            assert written_status(game.status(state)) == reference_status(game.status(state))
+            if game.status(state).game_over:
+                break
+            state, events = game.apply(state, choose(game.legal_moves(state)))
+
+
+def test_a_status_writes_the_optional_fields_only_when_they_are_set() -> None:
+    playing = Status("scopa", 2, 0, 1, 1, (0, 0), None, 11)
+    over = Status("tressette", 4, None, 0, 9, (21, 3), 0, 21)
+    for status in (playing, over):
+        assert written_status(status) == reference_status(status)
+    assert written_status(playing).HasField("seat_to_play")
+    assert not written_status(playing).HasField("winning_side")
+    assert written_status(over).HasField("winning_side")
+    assert not written_status(over).HasField("seat_to_play")
+
+
+# ---------------------------------------------------------------- moves
+
+
+def reference_move(move: pb.Move) -> Move:
+    return Move(seat=move.seat, card=Card.parse(move.card), take=frozenset(parse_cards(move.take)))
+
+
+@pytest.mark.parametrize(
+    "card, take",
+    [
+        ("7D", []),
+        ("7D", ["7S"]),
+        ("10B", ["3C", "2D", "5S"]),
+        ("7d", ["7S"]),  # not canonical: the long way
+        (" 7D ", []),
+        ("7D", ["7s", "1C"]),
+    ],
+)
+def test_a_move_reads_as_parsing_every_card_reads_it(card: str, take: list[str]) -> None:
+    move = pb.Move(seat=1, card=card, take=take)
+    read = codec.move_from_pb(move)
+    assert read == reference_move(move)
+    assert type(read.take) is frozenset
+
+
+@pytest.mark.parametrize(
+    "card, take",
+    [("11D", []), ("", []), ("7D", ["7S", "7S"]), ("7D", ["7X"]), ("7D", ["7S", "7s"])],
+)
+def test_a_malformed_move_is_refused_as_parsing_every_card_refuses_it(
+    card: str, take: list[str]
+) -> None:
+    move = pb.Move(seat=0, card=card, take=take)
+    with pytest.raises(InvalidInput) as expected:
+        reference_move(move)
+    with pytest.raises(InvalidInput) as refused:
+        codec.move_from_pb(move)
+    assert (refused.value.reason, refused.value.message) == (
+        expected.value.reason,
+        expected.value.message,
+    )
