@@ -90,6 +90,7 @@ DECINO_POINTS = 10
 #: The taking of a card that takes nothing.
 NO_CAPTURE: tuple[frozenset[Card], ...] = (frozenset(),)
 CIRULLA_POINTS = 3
+_new_move = tuple.__new__
 
 
 class ScopaState(NamedTuple):
@@ -314,8 +315,9 @@ def legal_moves(state: ScopaState) -> list[Move]:
     if state.winner is not None:
         return []
     seat, table, key = state.to_play, state.table, state.rules.capture_key
+    # tuple.__new__ skips Move's Python-level constructor: this list is remade every turn.
     return [
-        Move(seat, card, take)
+        _new_move(Move, (seat, card, take))
         for card in state.hands[seat]
         for take in _captures(RANK_OF[card], table, key)
     ]
@@ -332,7 +334,7 @@ def resolve(state: ScopaState, move: Move) -> Move:
         state.winner is None
         and move.seat == state.to_play
         and move.card in state.hands[move.seat]
-        and move.take in _options(state, move.card)
+        and move.take in _captures(RANK_OF[move.card], state.table, state.rules.capture_key)
     ):
         return move
     check_turn(
@@ -403,26 +405,20 @@ def _describe(options: Sequence[frozenset[Card]]) -> str:
 def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     """Play ``move``; return the new state and what happened."""
     seat, card, take = resolve(state, move)
-    rules = state.rules
+    # One unpacking instead of a dozen attribute reads: this runs on every move.
+    (rules, dealer, hand_number, _, hands, table, stock, piles, sweeps, last_capture_side,
+     scores, rng_state, decks, _, revealed, declared) = state  # fmt: skip
     events: list[Event] = []
-    revealed, declared = state.revealed, state.declared
-    if rules.declarations and len(state.hands[seat]) == rules.hand_size:
+    hand = hands[seat]
+    if rules.declarations and len(hand) == rules.hand_size:
         # Declared when the first card of a fresh hand of three is played.
         revealed, declared = _declare(state, seat, events)
-    if card in revealed:
+    if revealed and card in revealed:
         revealed = tuple([c for c in revealed if c != card])
-    hand = state.hands[seat]
     at = hand.index(card)
-    hands = (*state.hands[:seat], hand[:at] + hand[at + 1 :], *state.hands[seat + 1 :])
+    hands = (*hands[:seat], hand[:at] + hand[at + 1 :], *hands[seat + 1 :])
     hands_empty = not any(hands)
     events.append(CardPlayed(seat, card))
-    table, piles, sweeps, last_capture_side = (
-        state.table,
-        state.piles,
-        state.sweeps,
-        state.last_capture_side,
-    )
-    stock = state.stock
     if take:
         side = last_capture_side = seat % 2 if rules.teams else seat
         taken = tuple([c for c in table if c in take])
@@ -439,11 +435,11 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     dealt_more = hands_empty and bool(stock)
     if dealt_more:
         # Every hand is empty and the stock is not: more each, nothing to the table.
-        hands, stock = deal.deal_round(stock, rules.players, state.dealer, rules.hand_size)
+        hands, stock = deal.deal_round(stock, rules.players, dealer, rules.hand_size)
     state = ScopaState(
         rules,
-        state.dealer,
-        state.hand_number,
+        dealer,
+        hand_number,
         (seat + 1) % rules.players,
         hands,
         table,
@@ -451,9 +447,9 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
         piles,
         sweeps,
         last_capture_side,
-        state.scores,
-        state.rng,
-        state.decks,
+        scores,
+        rng_state,
+        decks,
         None,
         revealed,
         declared,
