@@ -4,11 +4,20 @@ Its GIL is not the server's: the server process gets a core to itself while
 this one drives it. It reads one JSON command per line on standard input and
 answers one JSON line on standard output:
 
-- ``{"cmd": "setup", "grpc_port", "http_port", "games", "plies", "seed"}``:
-  plays seeded random 2-player Scopa games through the server and keeps every
-  position as a Validate and a Play request (gRPC bytes and REST JSON bodies),
-  with the size of their responses; the echo and empty-route baselines get
-  requests and responses of the same sizes.
+- ``{"cmd": "setup", "grpc_port", "http_port", "games", "plies", "seed",
+  "cold_tokens"}``: plays seeded random 2-player Scopa games through the
+  server's gRPC Play and keeps every position as a Validate and a Play request
+  (gRPC bytes and REST JSON bodies), with the size of their responses. Their
+  tokens are the ones the server returned: the warm targets. The cold targets
+  (``..._cold``) carry the same positions, each token opened and sealed again
+  here with a fresh nonce (the bench key), into at least ``cold_tokens``
+  distinct tokens per target, which every run takes in turn from where the
+  last run stopped: with more of them than the server remembers, none is ever
+  one it remembers. The echo and empty-route baselines get requests and
+  responses of the same sizes.
+- ``{"cmd": "prime"}``: one gRPC Validate of every warm token, one after the
+  other, so that the server remembers them again (a cold run pushes them out).
+- ``{"cmd": "stats"}``: the server's count of remembered and unknown tokens.
 - ``{"cmd": "run", "target", "seconds", "concurrency"}``: keeps ``concurrency``
   calls in flight (one thread each, one channel or one keep-alive connection per
   thread) for ``seconds`` and returns calls/s, latency percentiles and errors.
@@ -17,21 +26,31 @@ answers one JSON line on standard output:
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import math
 import random
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
-from benchmarks.service_server import BUSY_METHOD, ECHO_METHOD, EMPTY_ROUTE, SIZE_HEADER
+from benchmarks.service_server import (
+    BENCH_KEYS,
+    BUSY_METHOD,
+    ECHO_METHOD,
+    EMPTY_ROUTE,
+    SIZE_HEADER,
+    STATS_METHOD,
+)
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
 from service.json_mapping import message_to_json
+from service.state_token import StateSealer
 
 ENGINE = "/mazzo.v1.Engine/"
 VALIDATE_PATH = "/v1/games:validate"
@@ -39,27 +58,45 @@ PLAY_PATH = "/v1/games:play"
 
 TARGETS = (
     "grpc_validate",
+    "grpc_validate_cold",
     "grpc_echo_validate",
     "grpc_busy_validate",
     "grpc_play",
+    "grpc_play_cold",
     "grpc_echo_play",
     "rest_validate",
+    "rest_validate_cold",
     "rest_empty_validate",
     "rest_play",
+    "rest_play_cold",
     "rest_empty_play",
 )
+#: The targets whose tokens the server wrote: it remembers them (after a prime).
+WARM_TARGETS = ("grpc_validate", "grpc_play", "rest_validate", "rest_play")
+
+
+@dataclass
+class Pool:
+    """What one target sends: the method or path, and (payload, response size) pairs."""
+
+    where: str
+    calls: list[tuple[bytes, int]]
+    #: Cold pools: the next call's index, shared by every thread and every run.
+    cursor: Iterator[int] | None = None
 
 
 class Client:
     def __init__(self) -> None:
         self.channel: grpc.Channel | None = None
         self.http_port = 0
-        # target -> (path or method name, [(payload, response size)])
-        self.pools: dict[str, tuple[str, list[tuple[bytes, int]]]] = {}
+        self.pools: dict[str, Pool] = {}
+        self.prime_payloads: list[bytes] = []
 
     # ------------------------------------------------------------ setup
 
-    def setup(self, grpc_port: int, http_port: int, games: int, plies: int, seed: int) -> Any:
+    def setup(
+        self, grpc_port: int, http_port: int, games: int, plies: int, seed: int, cold_tokens: int
+    ) -> Any:
         self.channel = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
         self.http_port = http_port
         stub = engine_pb2_grpc.EngineStub(self.channel)
@@ -79,21 +116,22 @@ class Client:
                     break
         validate = [pb.ValidateRequest(state=s, move=m) for s, m in positions]
         play = [pb.PlayRequest(state=s, move=m) for s, m in positions]
-        self._grpc_pools("validate", "Validate", validate)
-        self._grpc_pools("play", "Play", play)
-        self._rest_pools("validate", VALIDATE_PATH, validate)
-        self._rest_pools("play", PLAY_PATH, play)
+        self.prime_payloads = [r.SerializeToString() for r in validate]
+        for name, method, path, requests in (
+            ("validate", "Validate", VALIDATE_PATH, validate),
+            ("play", "Play", PLAY_PATH, play),
+        ):
+            self._grpc_pools(name, method, requests, _resealed(requests, cold_tokens))
+            self._rest_pools(name, path, requests, _resealed(requests, cold_tokens))
+        pools = self.pools.items()
         return {
             "positions": len(positions),
-            "sizes": {
-                target: _mean([len(p) for p, _ in pool]) for target, (_, pool) in self.pools.items()
-            },
-            "response_sizes": {
-                target: _mean([r for _, r in pool]) for target, (_, pool) in self.pools.items()
-            },
+            "cold_tokens": min(len(p.calls) for t, p in pools if t.endswith("_cold")),
+            "sizes": {target: _mean([len(c) for c, _ in p.calls]) for target, p in pools},
+            "response_sizes": {target: _mean([r for _, r in p.calls]) for target, p in pools},
         }
 
-    def _grpc_pools(self, name: str, method: str, requests: list[Any]) -> None:
+    def _grpc_pools(self, name: str, method: str, requests: list[Any], cold: list[Any]) -> None:
         assert self.channel is not None
         call = self.channel.unary_unary(ENGINE + method)
         real, echo = [], []
@@ -103,11 +141,12 @@ class Client:
             real.append((payload, size))
             # Same length as the real request; its first two bytes name the reply size.
             echo.append((size.to_bytes(2, "big") + payload[2:], size))
-        self.pools[f"grpc_{name}"] = (ENGINE + method, real)
-        self.pools[f"grpc_echo_{name}"] = (ECHO_METHOD, echo)
-        self.pools[f"grpc_busy_{name}"] = (BUSY_METHOD, echo)
+        self.pools[f"grpc_{name}"] = Pool(ENGINE + method, real)
+        self.pools[f"grpc_{name}_cold"] = _cold_pool(ENGINE + method, cold, real, _serialized)
+        self.pools[f"grpc_echo_{name}"] = Pool(ECHO_METHOD, echo)
+        self.pools[f"grpc_busy_{name}"] = Pool(BUSY_METHOD, echo)
 
-    def _rest_pools(self, name: str, path: str, requests: list[Any]) -> None:
+    def _rest_pools(self, name: str, path: str, requests: list[Any], cold: list[Any]) -> None:
         connection = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=10)
         real = []
         for request in requests:
@@ -119,13 +158,26 @@ class Client:
                 raise RuntimeError(f"{path}: {response.status} {reply[:200]!r}")
             real.append((body, len(reply)))
         connection.close()
-        self.pools[f"rest_{name}"] = (path, real)
-        self.pools[f"rest_empty_{name}"] = (EMPTY_ROUTE, real)
+        self.pools[f"rest_{name}"] = Pool(path, real)
+        self.pools[f"rest_{name}_cold"] = _cold_pool(path, cold, real, message_to_json)
+        self.pools[f"rest_empty_{name}"] = Pool(EMPTY_ROUTE, real)
+
+    def prime(self) -> Any:
+        assert self.channel is not None
+        call = self.channel.unary_unary(ENGINE + "Validate")
+        for payload in self.prime_payloads:
+            call(payload, timeout=10)
+        return {"primed": len(self.prime_payloads)}
+
+    def stats(self) -> Any:
+        assert self.channel is not None
+        return json.loads(self.channel.unary_unary(STATS_METHOD)(b"", timeout=10))
 
     # ------------------------------------------------------------ load
 
     def run(self, target: str, seconds: float, concurrency: int) -> Any:
-        where, pool = self.pools[target]
+        pool = self.pools[target]
+        where, entries, cursor = pool.where, pool.calls, pool.cursor
         if target.startswith("grpc_"):
             assert self.channel is not None
             make = self._grpc_caller(where)
@@ -146,7 +198,9 @@ class Client:
             deadline = clock() + seconds
             now = clock()
             while now < deadline:
-                payload, size = pool[index % len(pool)]
+                if cursor is not None:
+                    index = next(cursor)  # cold: every token in turn, whoever calls
+                payload, size = entries[index % len(entries)]
                 index += 1
                 try:
                     call(payload, size)
@@ -216,6 +270,32 @@ class Client:
         return make
 
 
+def _resealed(requests: list[Any], count: int) -> list[Any]:
+    """At least ``count`` copies of the requests in turn, each token sealed anew."""
+    sealer = StateSealer(BENCH_KEYS)
+    payloads = [sealer.open(r.state) for r in requests]
+    copies = []
+    for _ in range(math.ceil(count / len(requests))):
+        for request, payload in zip(requests, payloads, strict=True):
+            copy = type(request)()
+            copy.CopyFrom(request)
+            copy.state = sealer.seal(payload)
+            copies.append(copy)
+    return copies
+
+
+def _cold_pool(
+    where: str, cold: list[Any], real: list[tuple[bytes, int]], encode: Callable[[Any], bytes]
+) -> Pool:
+    """The cold copies, each answered with the size of its warm original."""
+    calls = [(encode(r), real[i % len(real)][1]) for i, r in enumerate(cold)]
+    return Pool(where, calls, itertools.count())
+
+
+def _serialized(message: Any) -> bytes:
+    return bytes(message.SerializeToString())
+
+
 def _percentile(sorted_values: list[float], fraction: float) -> float:
     """Nearest-rank percentile of sorted values."""
     if not sorted_values:
@@ -236,6 +316,10 @@ def main() -> int:
         try:
             if name == "setup":
                 answer = client.setup(**command)
+            elif name == "prime":
+                answer = client.prime()
+            elif name == "stats":
+                answer = client.stats()
             elif name == "run":
                 answer = client.run(**command)
             else:

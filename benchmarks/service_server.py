@@ -2,11 +2,14 @@
 
 One process, as ``MAZZO_WORKERS=1`` serves: the real GrpcServer (metrics
 interceptor, health, reflection) and the real Flask app behind werkzeug's
-threaded server. On the same grpc.server, a generic ``mazzo.bench.Echo/Echo``
-method; in the same Flask app, a ``POST /bench/empty`` route. Both do no
-work: they answer zero bytes of the size the request names, so the
-benchmark can give them the same request and response sizes as the RPC they
-stand for.
+threaded server, both over one EngineHandlers that remembers states as in
+production (service.handlers.OPENED_STATES of them). On
+the same grpc.server, a generic ``mazzo.bench.Echo/Echo`` method; in the same
+Flask app, a ``POST /bench/empty`` route. Both do no work: they answer zero
+bytes of the size the request names, so the benchmark can give them the same
+request and response sizes as the RPC they stand for. ``mazzo.bench.Echo/Stats``
+answers the handlers' state memory counts (JSON: hits, misses), so the
+benchmark can check that a warm run found its tokens and a cold one did not.
 
 Run by benchmarks/service_bench.py: it prints one JSON line with its ports,
 then serves until its standard input closes or it gets SIGTERM.
@@ -28,7 +31,7 @@ from flask import Response, request
 from werkzeug.serving import make_server
 
 from service.grpc_server import GrpcServer
-from service.handlers import EngineHandlers
+from service.handlers import OPENED_STATES, EngineHandlers, StateCache
 from service.metrics import Metrics
 from service.rest import create_app
 from service.state_token import StateSealer
@@ -39,6 +42,7 @@ ECHO_METHOD = f"/{ECHO_SERVICE}/Echo"
 #: handler's own work costs once it runs inside grpc.server (a calibration).
 BUSY_METHOD = f"/{ECHO_SERVICE}/Busy"
 BUSY_MICROSECONDS = 50
+STATS_METHOD = f"/{ECHO_SERVICE}/Stats"
 EMPTY_ROUTE = "/bench/empty"
 #: The response size is the first two bytes of an echo request (big endian),
 #: and the value of this header for the empty route.
@@ -67,11 +71,15 @@ def _busy(request_bytes: bytes, context: grpc.ServicerContext) -> bytes:
     return _echo(request_bytes, context)
 
 
-def echo_handler() -> grpc.GenericRpcHandler:
+def echo_handler(states: StateCache) -> grpc.GenericRpcHandler:
+    def stats(request_bytes: bytes, context: grpc.ServicerContext) -> bytes:
+        return json.dumps({"hits": states.hits, "misses": states.misses}).encode()
+
     # No (de)serializers: the request and the response are the bytes on the wire.
     methods = {
         "Echo": grpc.unary_unary_rpc_method_handler(_echo),
         "Busy": grpc.unary_unary_rpc_method_handler(_busy),
+        "Stats": grpc.unary_unary_rpc_method_handler(stats),
     }
     return grpc.method_handlers_generic_handler(ECHO_SERVICE, methods)
 
@@ -88,9 +96,9 @@ def main() -> int:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     threads = int(os.environ.get("MAZZO_GRPC_THREADS", "16"))
     metrics = Metrics()
-    handlers = EngineHandlers(StateSealer(BENCH_KEYS), metrics, opened_states=0)
+    handlers = EngineHandlers(StateSealer(BENCH_KEYS), metrics, opened_states=OPENED_STATES)
     grpc_server = GrpcServer(handlers, metrics, "127.0.0.1:0", workers=threads)
-    grpc_server.server.add_generic_rpc_handlers((echo_handler(),))
+    grpc_server.server.add_generic_rpc_handlers((echo_handler(handlers.states),))
     grpc_server.start()
     app = create_app(handlers, metrics)
     app.add_url_rule(EMPTY_ROUTE, "bench_empty", _empty, methods=["POST"])
@@ -108,6 +116,7 @@ def main() -> int:
         "pid": os.getpid(),
         "grpc_port": grpc_server.port,
         "http_port": http_server.server_port,
+        "opened_states": OPENED_STATES,
     }
     print(json.dumps(ready), flush=True)
 

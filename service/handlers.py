@@ -51,17 +51,23 @@ class StateCache:
 
     Thread-safe (gRPC runs handlers on a thread pool). ``maxsize`` 0 keeps
     nothing. Sharing a state between calls is safe: states are immutable values.
+    ``hits`` and ``misses`` count the look-ups (the benchmarks check them).
     """
 
     def __init__(self, maxsize: int) -> None:
         self.maxsize = maxsize
+        self.hits = 0
+        self.misses = 0
         self._states: OrderedDict[bytes, Any] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, token: bytes) -> Any | None:
         with self._lock:
             state = self._states.get(token)
-            if state is not None:
+            if state is None:
+                self.misses += 1
+            else:
+                self.hits += 1
                 self._states.move_to_end(token)
             return state
 
@@ -100,13 +106,13 @@ class EngineHandlers:
         self._sealer = sealer
         self._metrics = metrics
         self._seed_source = seed_source
-        self._states = StateCache(opened_states)
+        self.states = StateCache(opened_states)
         self._move_counters: dict[tuple[str, str], Any] = {}
 
     # -------------------------------------------------------------- state tokens
 
     def _open(self, token: bytes) -> Any:
-        state = self._states.get(token)
+        state = self.states.get(token)
         if state is not None:
             return state
         try:
@@ -117,7 +123,7 @@ class EngineHandlers:
         except InvalidInput as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason.value).inc()
             raise ApiError.from_rule_error(error) from error
-        self._states.put(token, state)
+        self.states.put(token, state)
         return state
 
     def _count_move(self, game: str, outcome: str) -> None:
@@ -131,7 +137,7 @@ class EngineHandlers:
     def _seal(self, state: Any) -> bytes:
         """The state's new token, remembered: the caller's next call brings it back."""
         token = self._sealer.seal(dump_state(state))
-        self._states.put(token, state)
+        self.states.put(token, state)
         return token
 
     def _with_new_state(

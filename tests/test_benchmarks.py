@@ -50,4 +50,4 @@ def test_a_smoke_run_prints_every_table_and_writes_the_results(
         assert {"Tressette, 2 players", "Tressette, 4 players"} <= measured
     # No call failed, and the ratios are there.
     assert not any("ERRORS" in note for note in tables["service"]["notes"])
-    assert len(tables["service_ratios"]["rows"]) == 5  # four targets and the calibration
+    assert len(tables["service_ratios"]["rows"]) == 9  # 4 targets, 4 cold rows, the calibration

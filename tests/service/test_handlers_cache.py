@@ -111,6 +111,7 @@ def test_the_least_recently_used_state_goes_first() -> None:
     cache.put(b"c", "C")
     assert (cache.get(b"a"), cache.get(b"b"), cache.get(b"c")) == ("A", None, "C")
     assert len(cache) == 2
+    assert (cache.hits, cache.misses) == (3, 1)
 
 
 def test_a_process_remembers_at_most_its_number_of_states() -> None:
@@ -160,4 +161,4 @@ def test_threads_sharing_a_small_memory_get_the_right_answers() -> None:
     for thread in threads:
         thread.join()
     assert failures == []
-    assert len(handlers._states) <= 3
+    assert len(handlers.states) <= 3
