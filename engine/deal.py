@@ -81,14 +81,6 @@ def deal_events(
     hand_number: int, dealer: int, table: Deck, hands: Hands, stock_size: int
 ) -> list[Event]:
     """A public Deal (the table cards turned up, the counts), then each seat's own cards."""
-    events: list[Event] = [
-        Deal(
-            hand_number=hand_number,
-            dealer=dealer,
-            table=table,
-            hand_sizes=tuple(len(h) for h in hands),
-            stock_size=stock_size,
-        )
-    ]
-    events.extend(CardsDealt(seat, hand) for seat, hand in enumerate(hands))
+    events: list[Event] = [Deal(hand_number, dealer, table, tuple(map(len, hands)), stock_size)]
+    events += [CardsDealt(seat, hand) for seat, hand in enumerate(hands)]
     return events

@@ -41,9 +41,28 @@ def below(state: int, bound: int) -> tuple[int, int]:
 
 
 def shuffled(state: int, items: Sequence[T]) -> tuple[int, tuple[T, ...]]:
-    """Fisher-Yates: return ``(new_state, items in a random order)``."""
+    """Fisher-Yates: return ``(new_state, items in a random order)``.
+
+    The same draws as ``below(state, i + 1)`` for i from the last position down
+    (tests/engine/test_rng.py holds it to that), with :func:`next_u64`'s step
+    written out inline: every hand of every game shuffles a deck, and the calls
+    cost more than the arithmetic.
+    """
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        bound = i + 1
+        reject = _REJECT[bound] if bound < len(_REJECT) else (1 << 64) % bound
+        while True:
+            state = (state + _GOLDEN_GAMMA) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z >= reject:
+                break
+        j = z % bound
         out[i], out[j] = out[j], out[i]
     return state, tuple(out)
+
+
+#: below()'s rejection threshold for the bounds of a 40-card shuffle.
+_REJECT = tuple((1 << 64) % bound if bound else 0 for bound in range(41))

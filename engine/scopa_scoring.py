@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import COINS, RANK_OF, SETTEBELLO, SUIT_OF, Card
+from engine.cards import COINS, DECK_SIZE, RANKS, SETTEBELLO, Card
 from engine.events import SideScore
 from engine.game import unique_best
 from engine.scopa_rules import PrimieraRule, ScopaRules
@@ -26,85 +26,117 @@ def score_hand(
     declared: Sequence[int] = (),
 ) -> tuple[SideScore, ...]:
     """Every side's points for one hand; ``declared`` holds Cirulla's declarations by side."""
+    masks = [pile_mask(p) for p in piles]
     counts = [len(p) for p in piles]
-    coins = [sum(1 for c in p if SUIT_OF[c] == COINS) for p in piles]
+    coins = [_coins(m).bit_count() for m in masks]
+    totals = [_primiera_of_mask(m) for m in masks]
     cards_winner = unique_best(counts)
     coins_winner = unique_best(coins)
-    primiera_winner = primiera_winner_of(rules.primiera, piles)
+    primiera_winner = _primiera_winner(rules.primiera, masks, totals)
+    re_bello = 0 if rules.re_bello is None else 1 << rules.re_bello
     return tuple(
         SideScore(
-            side=side,
-            cards=counts[side],
-            denari=coins[side],
-            primiera=primiera_total(pile),
-            cards_point=int(cards_winner == side),
-            denari_point=int(coins_winner == side),
-            settebello_point=int(SETTEBELLO in pile),
-            primiera_point=int(primiera_winner == side),
-            sweeps=sweeps[side],
-            napola=napola_points(pile) if rules.napola else 0,
-            re_bello_point=int(rules.re_bello is not None and rules.re_bello in pile),
-            grande=grande_points(pile) if rules.grande_piccola else 0,
-            piccola=piccola_points(pile) if rules.grande_piccola else 0,
-            declarations=declared[side] if declared else 0,
+            side,
+            counts[side],
+            coins[side],
+            totals[side],
+            int(cards_winner == side),
+            int(coins_winner == side),
+            mask >> SETTEBELLO & 1,
+            int(primiera_winner == side),
+            sweeps[side],
+            _run_points(mask, 10) if rules.napola else 0,
+            int(mask & re_bello != 0),
+            _grande(mask) if rules.grande_piccola else 0,
+            _run_points(mask, PICCOLA_TOP) if rules.grande_piccola else 0,
+            declared[side] if declared else 0,
         )
-        for side, pile in enumerate(piles)
+        for side, mask in enumerate(masks)
     )
+
+
+# A pile is scored as a 40-bit mask, bit c for card c (suit * 10 + rank - 1): one
+# pass over the cards, then every point is a few bit operations on the mask.
+_BIT = tuple(1 << c for c in range(DECK_SIZE))
+_SUIT_BITS = (1 << 10) - 1
+_SUIT_SHIFTS = (0, 10, 20, 30)
+#: The best primiera value among the ranks present in one suit's 10 bits.
+_SUIT_PRIMIERA = tuple(
+    max((PRIMIERA_SCALE[rank] for rank in RANKS if bits >> (rank - 1) & 1), default=0)
+    for bits in range(1 << 10)
+)
+_GRANDE_BITS = sum(1 << c for c in GRANDE)
+
+
+def _coins(mask: int) -> int:
+    """The coins' 10 bits, the ace lowest."""
+    return mask >> _SUIT_SHIFTS[COINS] & _SUIT_BITS
+
+
+def pile_mask(pile: Sequence[Card]) -> int:
+    """The pile's cards as bits (a pile holds each card once)."""
+    return sum(map(_BIT.__getitem__, pile))
+
+
+def _suit_fields(mask: int) -> list[int]:
+    return [mask >> shift & _SUIT_BITS for shift in _SUIT_SHIFTS]
+
+
+def _primiera_of_mask(mask: int) -> int:
+    return sum(_SUIT_PRIMIERA[bits] for bits in _suit_fields(mask))
 
 
 def primiera_total(pile: Sequence[Card]) -> int:
     """Sum over the suits present of the best card's primiera value."""
-    best = [0, 0, 0, 0]
-    for card in pile:
-        best[SUIT_OF[card]] = max(best[SUIT_OF[card]], PRIMIERA_SCALE[RANK_OF[card]])
-    return sum(best)
+    return _primiera_of_mask(pile_mask(pile))
 
 
-def _has_every_suit(pile: Sequence[Card]) -> bool:
-    return len({SUIT_OF[c] for c in pile}) == 4
-
-
-def _count_rank(pile: Sequence[Card], rank: int) -> int:
-    return sum(1 for c in pile if RANK_OF[c] == rank)
+def _count_rank(mask: int, rank: int) -> int:
+    return sum(bits >> (rank - 1) & 1 for bits in _suit_fields(mask))
 
 
 def primiera_winner_of(rule: PrimieraRule, piles: Sequence[Sequence[Card]]) -> int | None:
     """The side that wins the primiera point under ``rule``; ``None`` on a tie."""
+    masks = [pile_mask(p) for p in piles]
+    return _primiera_winner(rule, masks, [_primiera_of_mask(m) for m in masks])
+
+
+def _primiera_winner(rule: PrimieraRule, masks: list[int], totals: list[int]) -> int | None:
     if rule is PrimieraRule.MOST_SEVENS:
-        return unique_best([_count_rank(p, 7) for p in piles])
+        return unique_best([_count_rank(m, 7) for m in masks])
     if rule is PrimieraRule.SEVENS:
-        return unique_best([tuple(_count_rank(p, r) for r in SEVENS_ORDER) for p in piles])
-    complete = [_has_every_suit(p) for p in piles]
+        return unique_best([tuple(_count_rank(m, r) for r in SEVENS_ORDER) for m in masks])
+    complete = [all(_suit_fields(m)) for m in masks]
     if rule is PrimieraRule.LENIENT and not any(complete):
         # Every side lacks a suit: compare what they have.
-        return unique_best([primiera_total(p) for p in piles])
-    totals = [primiera_total(p) if full else -1 for p, full in zip(piles, complete, strict=True)]
-    if max(totals) < 0:
+        return unique_best(totals)
+    eligible = [total if full else -1 for total, full in zip(totals, complete, strict=True)]
+    if max(eligible) < 0:
         return None
-    return unique_best(totals)
+    return unique_best(eligible)
 
 
-def _coin_run(pile: Sequence[Card], top: int = 10) -> int:
-    """Length of the unbroken run of coins from the ace, up to ``top``."""
-    coins = {RANK_OF[c] for c in pile if SUIT_OF[c] == COINS}
-    run = 0
-    while run < top and run + 1 in coins:
-        run += 1
-    return run
+def _run_points(mask: int, top: int) -> int:
+    """The unbroken run of coins from the ace, up to ``top``, when it reaches the 3."""
+    coins = _coins(mask)
+    run = min((~coins & (coins + 1)).bit_length() - 1, top)  # trailing ones
+    return run if run >= 3 else 0
 
 
 def napola_points(pile: Sequence[Card]) -> int:
     """Length of the run of coins from the ace, when it reaches the 3; else 0."""
-    run = _coin_run(pile)
-    return run if run >= 3 else 0
+    return _run_points(pile_mask(pile), 10)
 
 
 def piccola_points(pile: Sequence[Card]) -> int:
     """Cirulla: ace, 2 and 3 of coins make 3, one more for each next coin up to the 7."""
-    run = _coin_run(pile, PICCOLA_TOP)
-    return run if run >= 3 else 0
+    return _run_points(pile_mask(pile), PICCOLA_TOP)
+
+
+def _grande(mask: int) -> int:
+    return GRANDE_POINTS if mask & _GRANDE_BITS == _GRANDE_BITS else 0
 
 
 def grande_points(pile: Sequence[Card]) -> int:
     """Cirulla: the jack, knight and king of coins make 5."""
-    return GRANDE_POINTS if all(c in pile for c in GRANDE) else 0
+    return _grande(pile_mask(pile))
