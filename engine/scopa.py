@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from engine import deal, packing
-from engine.cards import ACE, CUPS, DECK_SIZE, KING, RANK_OF, Card, format_cards
+from engine.cards import ACE, CUPS, DECK, DECK_SIZE, KING, RANK_OF, Card, format_cards
 from engine.errors import IllegalMove, Reason
 from engine.events import (
     Capture,
@@ -216,9 +216,7 @@ def first_table_sweeps(bonus: TableBonus, table: tuple[Card, ...]) -> int:
         return 0
     if total == QUINDICI:
         return 1
-    if bonus is TableBonus.PAIRS and not _subsets_summing_to(
-        QUINDICI, table, [RANK_OF[c] for c in table]
-    ):
+    if bonus is TableBonus.PAIRS and not _subsets_summing_to(QUINDICI, table, *_table_sums(table)):
         return 0
     return 2
 
@@ -253,20 +251,38 @@ def _captures(
 ) -> tuple[frozenset[Card], ...]:
     # Cached: a move is generated, checked and applied on the same table.
     rule, ace_takes_all, fewest = key
-    ranks = [RANK_OF[t] for t in table]
+    ranks, reach = _table_sums(table)
     if ace_takes_all and rank == ACE and table and ACE not in ranks:
         return (frozenset(table),)
     found: list[frozenset[Card]] = []
     if rule is not _BY_FIFTEEN:
         if rank in ranks:
-            found += [frozenset((t,)) for t, r in zip(table, ranks, strict=True) if r == rank]
+            found += [_ALONE[t] for t in table if RANK_OF[t] == rank]
         else:  # no card of the rank, so every sum has two cards or more
-            found += _fewest(_subsets_summing_to(rank, table, ranks), fewest)
+            found += _fewest(_subsets_summing_to(rank, table, ranks, reach), fewest)
     if rule is not _BY_RANK:
-        found += _fewest(_subsets_summing_to(QUINDICI - rank, table, ranks), fewest)
+        found += _fewest(_subsets_summing_to(QUINDICI - rank, table, ranks, reach), fewest)
         if rule is _EITHER:  # a set may be both a sum and a fifteen
             found = list(dict.fromkeys(found))
     return tuple(found) or NO_CAPTURE
+
+
+#: Each card as a taking of its own (a same-rank capture), made once.
+_ALONE = tuple(frozenset((card,)) for card in DECK)
+
+
+@lru_cache(maxsize=64)
+def _table_sums(table: tuple[Card, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The table's ranks, and for each position i a bit mask of the sums some
+    subset of ``table[i:]`` makes (bit s for the sum s).
+
+    Cached for the few tables in play: every card of the hand asks about the same one.
+    """
+    ranks = [RANK_OF[t] for t in table]
+    reach = [1] * (len(ranks) + 1)
+    for i in range(len(ranks) - 1, -1, -1):
+        reach[i] = reach[i + 1] | reach[i + 1] << ranks[i]
+    return tuple(ranks), tuple(reach)
 
 
 def _fewest(sums: list[frozenset[Card]], fewest: bool) -> list[frozenset[Card]]:
@@ -278,23 +294,23 @@ def _fewest(sums: list[frozenset[Card]], fewest: bool) -> list[frozenset[Card]]:
 
 
 def _subsets_summing_to(
-    total: int, cards: tuple[Card, ...], ranks: Sequence[int]
+    total: int, cards: tuple[Card, ...], ranks: tuple[int, ...], reach: tuple[int, ...]
 ) -> list[frozenset[Card]]:
-    """Subsets of ``cards`` whose ranks (``ranks``, card by card) sum to ``total``,
-    in the order of the cards' positions."""
-    # reach[i] has bit s set when some subset of cards[i:] sums to s: the search
-    # below only enters a branch that leads to a subset (most lead to none).
-    reach = [1] * (len(ranks) + 1)
-    for i in range(len(ranks) - 1, -1, -1):
-        reach[i] = reach[i + 1] | reach[i + 1] << ranks[i]
+    """Subsets of ``cards`` whose ranks sum to ``total``, in the order of the cards'
+    positions (``ranks`` and ``reach`` from :func:`_table_sums`)."""
     if not reach[0] >> total & 1:
-        return []
+        return []  # the common case: the masks say at once that no subset does
     return [frozenset(s) for s in _sums_from(total, cards, ranks, 0, reach)]
 
 
 def _sums_from(
-    total: int, cards: tuple[Card, ...], ranks: Sequence[int], start: int, reach: list[int]
+    total: int,
+    cards: tuple[Card, ...],
+    ranks: tuple[int, ...],
+    start: int,
+    reach: tuple[int, ...],
 ) -> list[tuple[Card, ...]]:
+    # Lists, not generators, and only branches that the masks say reach the total.
     found: list[tuple[Card, ...]] = []
     for i in range(start, len(cards)):
         if not reach[i] >> total & 1:
