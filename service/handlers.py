@@ -27,7 +27,8 @@ from service.errors import ApiError, ServiceReason
 from service.metrics import Metrics
 from service.state_token import StateSealer, StateTokenError
 
-#: How many states each server process remembers by their token (a few KB each).
+#: How many states each server process remembers by their token (2-player Scopa:
+#: about 1.1 KB each with its token, so some 4.5 MB in all).
 OPENED_STATES = 4096
 
 _NewStateResponse = TypeVar("_NewStateResponse", pb.NewGameResponse, pb.PlayResponse)
