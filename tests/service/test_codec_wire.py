@@ -29,15 +29,19 @@ from service import codec
 def _plain(value: Any) -> Any:
     if isinstance(value, Card):
         return str(value)
+    if isinstance(value, ev.SideScore | ev.TressetteSideScore):  # its fields and its total
+        return {**_fields(value), "total": value.total}
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
-    if dataclasses.is_dataclass(value):  # a side's score: its fields and its total
-        return {**_fields(value), "total": value.total}  # type: ignore[attr-defined]
     return value
 
 
 def _fields(value: Any) -> dict[str, Any]:
-    named = {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    """Every field by name: an event or a score is a named tuple, a status a dataclass."""
+    names = (
+        value._fields if isinstance(value, tuple) else [f.name for f in dataclasses.fields(value)]
+    )
+    named = {name: _plain(getattr(value, name)) for name in names}
     return {name: v for name, v in named.items() if v is not None}
 
 
