@@ -258,7 +258,7 @@ def _captures(
     if rule is not _BY_FIFTEEN:
         if rank in ranks:
             found += [_ALONE[t] for t in table if RANK_OF[t] == rank]
-        else:  # no card of the rank, so every sum has two cards or more
+        elif reach[0] >> rank & 1:  # no card of the rank: sums of two cards or more
             found += _fewest(_subsets_summing_to(rank, table, ranks, reach), fewest)
     if rule is not _BY_RANK:
         found += _fewest(_subsets_summing_to(QUINDICI - rank, table, ranks, reach), fewest)
@@ -349,12 +349,13 @@ def resolve(state: ScopaState, move: Move) -> Move:
     Raises :class:`IllegalMove` (or :class:`InvalidInput` for a seat that does
     not exist) saying why not.
     """
+    # The legal moves' path, checked first because bots take it millions of times.
+    seat, card, take = move
     if (
-        # The legal moves' path, checked first because bots take it millions of times.
-        state.winner is None
-        and move.seat == state.to_play
-        and move.card in state.hands[move.seat]
-        and move.take in _captures(RANK_OF[move.card], state.table, state.rules.capture_key)
+        seat == state.to_play
+        and state.winner is None
+        and card in state.hands[seat]
+        and take in _captures(RANK_OF[card], state.table, state.rules.capture_key)
     ):
         return move
     check_turn(
