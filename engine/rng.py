@@ -49,9 +49,11 @@ def shuffled(state: int, items: Sequence[T]) -> tuple[int, tuple[T, ...]]:
     cost more than the arithmetic.
     """
     out = list(items)
-    for i in range(len(out) - 1, 0, -1):
+    size = len(out)
+    rejects = _REJECT if size < len(_REJECT) else _rejects(size)
+    for i in range(size - 1, 0, -1):
         bound = i + 1
-        reject = _REJECT[bound] if bound < len(_REJECT) else (1 << 64) % bound
+        reject = rejects[bound]
         while True:
             state = (state + _GOLDEN_GAMMA) & MASK64
             z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
@@ -64,5 +66,10 @@ def shuffled(state: int, items: Sequence[T]) -> tuple[int, tuple[T, ...]]:
     return state, tuple(out)
 
 
+def _rejects(size: int) -> tuple[int, ...]:
+    """below()'s rejection threshold for every bound up to ``size``."""
+    return tuple((1 << 64) % bound if bound else 0 for bound in range(size + 1))
+
+
 #: below()'s rejection threshold for the bounds of a 40-card shuffle.
-_REJECT = tuple((1 << 64) % bound if bound else 0 for bound in range(41))
+_REJECT = _rejects(40)
