@@ -278,11 +278,13 @@ def _table_sums(table: tuple[Card, ...]) -> tuple[tuple[int, ...], tuple[int, ..
 
     Cached for the few tables in play: every card of the hand asks about the same one.
     """
-    ranks = [RANK_OF[t] for t in table]
-    reach = [1] * (len(ranks) + 1)
-    for i in range(len(ranks) - 1, -1, -1):
-        reach[i] = reach[i + 1] | reach[i + 1] << ranks[i]
-    return tuple(ranks), tuple(reach)
+    ranks = tuple(map(RANK_OF.__getitem__, table))
+    reach, sums = [1], 1
+    for rank in reversed(ranks):
+        sums |= sums << rank
+        reach.append(sums)
+    reach.reverse()
+    return ranks, tuple(reach)
 
 
 def _fewest(sums: list[frozenset[Card]], fewest: bool) -> list[frozenset[Card]]:
