@@ -90,7 +90,9 @@ DECINO_POINTS = 10
 #: The taking of a card that takes nothing.
 NO_CAPTURE: tuple[frozenset[Card], ...] = (frozenset(),)
 CIRULLA_POINTS = 3
-_new_move = tuple.__new__
+#: Moves and events are named tuples: tuple.__new__ makes one without the Python-level
+#: constructor, for the values made on every move (bots make millions).
+_new = tuple.__new__
 
 
 class ScopaState(NamedTuple):
@@ -211,8 +213,10 @@ def _start_hand(
 def first_table_sweeps(bonus: TableBonus, table: tuple[Card, ...]) -> int:
     """The dealer's sweeps for the first table: 15 gives one, 30 two (Escoba: if it
     splits into two fifteens)."""
+    if bonus is TableBonus.NONE:
+        return 0
     total = sum(RANK_OF[c] for c in table)
-    if bonus is TableBonus.NONE or total not in (QUINDICI, 2 * QUINDICI):
+    if total not in (QUINDICI, 2 * QUINDICI):
         return 0
     if total == QUINDICI:
         return 1
@@ -337,9 +341,8 @@ def legal_moves(state: ScopaState) -> list[Move]:
     if state.winner is not None:
         return []
     seat, table, key = state.to_play, state.table, state.rules.capture_key
-    # tuple.__new__ skips Move's Python-level constructor: this list is remade every turn.
     return [
-        _new_move(Move, (seat, card, take))
+        _new(Move, (seat, card, take))
         for card in state.hands[seat]
         for take in _captures(RANK_OF[card], table, key)
     ]
@@ -441,7 +444,7 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     at = hand.index(card)
     hands = (*hands[:seat], hand[:at] + hand[at + 1 :], *hands[seat + 1 :])
     hands_empty = not any(hands)
-    events.append(CardPlayed(seat, card))
+    events.append(_new(CardPlayed, (seat, card)))
     if take:
         side = last_capture_side = seat % 2 if rules.teams else seat
         taken = tuple([c for c in table if c in take])
@@ -452,7 +455,7 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
         piles = replace_at(piles, side, (*piles[side], card, *taken))
         if sweep:
             sweeps = replace_at(sweeps, side, sweeps[side] + 1)
-        events.append(Capture(seat, side, card, taken, sweep))
+        events.append(_new(Capture, (seat, side, card, taken, sweep)))
     else:
         table = (*table, card)
     dealt_more = hands_empty and bool(stock)
