@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine import deal, packing
 from engine.cards import DECK_SIZE, SUITS, Card
@@ -89,8 +90,10 @@ class TressetteRules:
         return seat % 2
 
 
-@dataclass(frozen=True, slots=True)
-class TressetteState:
+class TressetteState(NamedTuple):
+    """A game of Tressette between two moves, hidden cards included: a named tuple
+    like ScopaState (cheap to build; change one with ``state._replace(...)``)."""
+
     rules: TressetteRules
     dealer: int
     hand_number: int  # 1 for the first hand
@@ -239,8 +242,7 @@ def apply(state: TressetteState, move: Move) -> tuple[TressetteState, list[Event
         state.revealed, seat, tuple(c for c in state.revealed[seat] if c != move.card)
     )
     events.append(CardPlayed(seat, move.card))
-    state = replace(
-        state,
+    state = state._replace(
         hands=hands,
         revealed=revealed,
         trick=(*state.trick, move.card),
@@ -265,8 +267,7 @@ def _finish_trick(state: TressetteState, events: list[Event]) -> tuple[Tressette
     winner = trick_winner(state.leader, state.trick, rules.players)
     side = rules.side_of(winner)
     events.append(TrickWon(winner, side, state.leader, state.trick))
-    state = replace(
-        state,
+    state = state._replace(
         piles=replace_at(state.piles, side, state.piles[side] + state.trick),
         trick=(),
         leader=winner,
@@ -284,8 +285,7 @@ def _draw(state: TressetteState, winner: int, events: list[Event]) -> TressetteS
     for seat in (winner, 1 - winner):
         card, stock = state.stock[0], state.stock[1:]
         events.append(CardDrawn(seat, card))
-        state = replace(
-            state,
+        state = state._replace(
             stock=stock,
             hands=replace_at(state.hands, seat, (*state.hands[seat], card)),
             revealed=replace_at(state.revealed, seat, (*state.revealed[seat], card)),
@@ -294,7 +294,7 @@ def _draw(state: TressetteState, winner: int, events: list[Event]) -> TressetteS
             state = _declare(state, seat, (card,), events)
     if not state.stock:
         # The stock is gone: every card is known now; nothing needs to be marked shown.
-        state = replace(state, revealed=((),) * len(state.hands))
+        state = state._replace(revealed=((),) * len(state.hands))
     return state
 
 
@@ -310,8 +310,7 @@ def _declare(
             continue
         events.append(NapoletanaDeclared(seat, side, suit, cards, NAPOLETANA_POINTS))
         shown = state.revealed[seat] + tuple(c for c in cards if c not in state.revealed[seat])
-        state = replace(
-            state,
+        state = state._replace(
             declared=replace_at(state.declared, seat, state.declared[seat] | 1 << suit),
             napoletana=replace_at(
                 state.napoletana, side, state.napoletana[side] + NAPOLETANA_POINTS
@@ -327,7 +326,7 @@ def _end_hand(
     sides = score_hand(state.piles, last_trick_side, state.napoletana)
     scores, winner = close_hand(state.hand_number, state.scores, sides, state.rules.target, events)
     if winner is not None:
-        return replace(state, scores=scores, winner=winner), events
+        return state._replace(scores=scores, winner=winner), events
     next_state, deal_events = _start_hand(
         state.rules,
         (state.dealer + 1) % state.rules.players,

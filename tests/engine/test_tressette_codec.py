@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -33,7 +31,7 @@ def assert_corrupt(data: bytes) -> None:
 
 def corrupted(state: TressetteState, **changes) -> bytes:
     """The bytes of a state changed in a way no game reaches."""
-    return dump_state(dataclasses.replace(state, **changes))
+    return dump_state(state._replace(**changes))
 
 
 def mid_game(players: int = 2, step: int = 7, **rules_kw) -> TressetteState:

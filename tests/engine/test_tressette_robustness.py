@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -48,5 +47,5 @@ def test_napoletana_must_be_true_or_false(napoletana):
 
 def test_a_reloaded_state_equals_the_original_after_forgetting_shown_cards():
     state, _ = new_game(TressetteRules(players=2, napoletana=True), seed=3)
-    state = dataclasses.replace(state, revealed=((), ()))
+    state = state._replace(revealed=((), ()))
     assert load_state(dump_state(state)) == state
