@@ -19,9 +19,10 @@ from engine.events import Event, GameOver, HandScored
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class Status:
-    """The public summary of a game: whose turn, the dealer, the scores."""
+class Status(NamedTuple):
+    """The public summary of a game: whose turn, the dealer, the scores.
+
+    A named tuple, like states, moves and events: every Play answers one."""
 
     game: str
     players: int
