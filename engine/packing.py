@@ -18,9 +18,11 @@ S = TypeVar("S")
 
 
 def write_zones(out: bytearray, zones: Iterable[tuple[Card, ...]]) -> None:
+    flat: list[int] = []  # one bytes() for all the zones: a Play writes eight or more
     for zone in zones:
-        out.append(len(zone))
-        out += bytes(zone)
+        flat.append(len(zone))
+        flat += zone
+    out += bytes(flat)
 
 
 def write_decks(out: bytearray, decks: tuple[tuple[Card, ...], ...]) -> None:
