@@ -449,11 +449,15 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     events.append(_new(CardPlayed, (seat, card)))
     if take:
         side = last_capture_side = seat % 2 if rules.teams else seat
-        taken = tuple([c for c in table if c in take])
-        sweep = len(taken) == len(table) and _is_sweep(
+        sweep = len(take) == len(table) and _is_sweep(
             state, card, last_card=hands_empty and not stock
         )
-        table = tuple([c for c in table if c not in take])
+        if len(take) == 1:  # the usual capture, by rank: cut the one card out
+            at = table.index(*take)
+            taken, table = table[at : at + 1], table[:at] + table[at + 1 :]
+        else:
+            taken = tuple([c for c in table if c in take])
+            table = tuple([c for c in table if c not in take])
         piles = replace_at(piles, side, (*piles[side], card, *taken))
         if sweep:
             sweeps = replace_at(sweeps, side, sweeps[side] + 1)
