@@ -257,17 +257,17 @@ def _captures(
     # few entries do (a hand holds at most ten cards). A small cache is also a
     # fast one: with 8,192 entries random games ran 7% slower (CPU caches).
     rule, ace_takes_all, fewest = key
-    ranks, reach = _table_sums(table)
+    ranks, sums = _table_sums(table)
     if ace_takes_all and rank == ACE and table and ACE not in ranks:
         return (frozenset(table),)
     found: list[frozenset[Card]] = []
     if rule is not _BY_FIFTEEN:
         if rank in ranks:
             found += [_ALONE[t] for t in table if RANK_OF[t] == rank]
-        elif reach[0] >> rank & 1:  # no card of the rank: sums of two cards or more
-            found += _fewest(_subsets_summing_to(rank, table, ranks, reach), fewest)
+        elif sums >> rank & 1:  # no card of the rank: sums of two cards or more
+            found += _fewest(_subsets_summing_to(rank, table, ranks, sums), fewest)
     if rule is not _BY_RANK:
-        found += _fewest(_subsets_summing_to(QUINDICI - rank, table, ranks, reach), fewest)
+        found += _fewest(_subsets_summing_to(QUINDICI - rank, table, ranks, sums), fewest)
         if rule is _EITHER:  # a set may be both a sum and a fifteen
             found = list(dict.fromkeys(found))
     return tuple(found) or NO_CAPTURE
@@ -278,19 +278,17 @@ _ALONE = tuple(frozenset((card,)) for card in DECK)
 
 
 @lru_cache(maxsize=64)
-def _table_sums(table: tuple[Card, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The table's ranks, and for each position i a bit mask of the sums some
-    subset of ``table[i:]`` makes (bit s for the sum s).
+def _table_sums(table: tuple[Card, ...]) -> tuple[tuple[int, ...], int]:
+    """The table's ranks, and the sums its cards make as a bit mask (bit s when
+    some of them sum to s): most takings are settled by the mask alone.
 
     Cached for the few tables in play: every card of the hand asks about the same one.
     """
     ranks = tuple(map(RANK_OF.__getitem__, table))
-    reach, sums = [1], 1
-    for rank in reversed(ranks):
+    sums = 1
+    for rank in ranks:
         sums |= sums << rank
-        reach.append(sums)
-    reach.reverse()
-    return ranks, tuple(reach)
+    return ranks, sums
 
 
 def _fewest(sums: list[frozenset[Card]], fewest: bool) -> list[frozenset[Card]]:
@@ -302,12 +300,19 @@ def _fewest(sums: list[frozenset[Card]], fewest: bool) -> list[frozenset[Card]]:
 
 
 def _subsets_summing_to(
-    total: int, cards: tuple[Card, ...], ranks: tuple[int, ...], reach: tuple[int, ...]
+    total: int, cards: tuple[Card, ...], ranks: tuple[int, ...], sums: int
 ) -> list[frozenset[Card]]:
     """Subsets of ``cards`` whose ranks sum to ``total``, in the order of the cards'
-    positions (``ranks`` and ``reach`` from :func:`_table_sums`)."""
-    if not reach[0] >> total & 1:
-        return []  # the common case: the masks say at once that no subset does
+    positions (``ranks`` and ``sums`` from :func:`_table_sums`)."""
+    if not sums >> total & 1:
+        return []  # the common case: the mask says at once that no subset does
+    # reach[i]: the sums the cards from position i on make, so that the search
+    # below only enters a branch that leads to a subset.
+    reach, tail = [1], 1
+    for rank in reversed(ranks):
+        tail |= tail << rank
+        reach.append(tail)
+    reach.reverse()
     return [frozenset(s) for s in _sums_from(total, cards, ranks, 0, reach)]
 
 
@@ -316,7 +321,7 @@ def _sums_from(
     cards: tuple[Card, ...],
     ranks: tuple[int, ...],
     start: int,
-    reach: tuple[int, ...],
+    reach: list[int],
 ) -> list[tuple[Card, ...]]:
     # Lists, not generators, and only branches that the masks say reach the total.
     found: list[tuple[Card, ...]] = []
