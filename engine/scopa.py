@@ -90,8 +90,8 @@ DECINO_POINTS = 10
 #: The taking of a card that takes nothing.
 NO_CAPTURE: tuple[frozenset[Card], ...] = (frozenset(),)
 CIRULLA_POINTS = 3
-#: Moves and events are named tuples: tuple.__new__ makes one without the Python-level
-#: constructor, for the values made on every move (bots make millions).
+#: States, moves and events are named tuples: tuple.__new__ makes one without the
+#: Python-level constructor, for the values made on every move (bots make millions).
 _new = tuple.__new__
 
 
@@ -473,23 +473,26 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     if dealt_more:
         # Every hand is empty and the stock is not: more each, nothing to the table.
         hands, stock = deal.deal_round(stock, rules.players, dealer, rules.hand_size)
-    state = ScopaState(
-        rules,
-        dealer,
-        hand_number,
-        (seat + 1) % rules.players,
-        hands,
-        table,
-        stock,
-        piles,
-        sweeps,
-        last_capture_side,
-        scores,
-        rng_state,
-        decks,
-        None,
-        revealed,
-        declared,
+    state = _new(
+        ScopaState,
+        (
+            rules,
+            dealer,
+            hand_number,
+            (seat + 1) % rules.players,
+            hands,
+            table,
+            stock,
+            piles,
+            sweeps,
+            last_capture_side,
+            scores,
+            rng_state,
+            decks,
+            None,
+            revealed,
+            declared,
+        ),
     )
     if dealt_more:
         events.extend(_deal_events(state, ()))
