@@ -27,12 +27,13 @@ def score_hand(
 ) -> tuple[SideScore, ...]:
     """Every side's points for one hand; ``declared`` holds Cirulla's declarations by side."""
     masks = [pile_mask(p) for p in piles]
+    suits = [_suit_fields(m) for m in masks]
     counts = [len(p) for p in piles]
     coins = [_coins(m).bit_count() for m in masks]
-    totals = [_primiera_of_mask(m) for m in masks]
+    totals = [_primiera_of_suits(s) for s in suits]
     cards_winner = unique_best(counts)
     coins_winner = unique_best(coins)
-    primiera_winner = _primiera_winner(rules.primiera, masks, totals)
+    primiera_winner = _primiera_winner(rules.primiera, suits, totals)
     re_bello = 0 if rules.re_bello is None else 1 << rules.re_bello
     return tuple(
         SideScore(
@@ -82,31 +83,32 @@ def _suit_fields(mask: int) -> list[int]:
     return [mask >> shift & _SUIT_BITS for shift in _SUIT_SHIFTS]
 
 
-def _primiera_of_mask(mask: int) -> int:
-    return sum(_SUIT_PRIMIERA[bits] for bits in _suit_fields(mask))
+def _primiera_of_suits(suits: list[int]) -> int:
+    return sum(_SUIT_PRIMIERA[bits] for bits in suits)
 
 
 def primiera_total(pile: Sequence[Card]) -> int:
     """Sum over the suits present of the best card's primiera value."""
-    return _primiera_of_mask(pile_mask(pile))
+    return _primiera_of_suits(_suit_fields(pile_mask(pile)))
 
 
-def _count_rank(mask: int, rank: int) -> int:
-    return sum(bits >> (rank - 1) & 1 for bits in _suit_fields(mask))
+def _count_rank(suits: list[int], rank: int) -> int:
+    return sum(bits >> (rank - 1) & 1 for bits in suits)
 
 
 def primiera_winner_of(rule: PrimieraRule, piles: Sequence[Sequence[Card]]) -> int | None:
     """The side that wins the primiera point under ``rule``; ``None`` on a tie."""
-    masks = [pile_mask(p) for p in piles]
-    return _primiera_winner(rule, masks, [_primiera_of_mask(m) for m in masks])
+    suits = [_suit_fields(pile_mask(p)) for p in piles]
+    return _primiera_winner(rule, suits, [_primiera_of_suits(s) for s in suits])
 
 
-def _primiera_winner(rule: PrimieraRule, masks: list[int], totals: list[int]) -> int | None:
+def _primiera_winner(rule: PrimieraRule, suits: list[list[int]], totals: list[int]) -> int | None:
+    """``suits``: each pile's four suit fields; ``totals``: each pile's primiera."""
     if rule is PrimieraRule.MOST_SEVENS:
-        return unique_best([_count_rank(m, 7) for m in masks])
+        return unique_best([_count_rank(s, 7) for s in suits])
     if rule is PrimieraRule.SEVENS:
-        return unique_best([tuple(_count_rank(m, r) for r in SEVENS_ORDER) for m in masks])
-    complete = [all(_suit_fields(m)) for m in masks]
+        return unique_best([tuple(_count_rank(s, r) for r in SEVENS_ORDER) for s in suits])
+    complete = [all(s) for s in suits]
     if rule is PrimieraRule.LENIENT and not any(complete):
         # Every side lacks a suit: compare what they have.
         return unique_best(totals)
