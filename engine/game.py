@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 from engine.cards import Card
 from engine.errors import IllegalMove, InvalidInput, Reason
 from engine.events import Event, GameOver, HandScored
 
 T = TypeVar("T")
+S = TypeVar("S")  # a game's state
 
 
 class Status(NamedTuple):
@@ -152,20 +153,35 @@ def hands_fit(hands: Sequence[Sequence[Card]], to_play: int, played: set[int]) -
 
 
 def close_hand(
-    hand_number: int,
-    scores: Sequence[int],
+    state: S,
     sides: tuple[Any, ...],
-    target: int,
     events: list[Event],
-) -> tuple[tuple[int, ...], int | None]:
-    """Add a hand's points (``sides``, each with a ``total``) to the game scores.
+    start_hand: Callable[..., tuple[S, list[Event]]],
+    **when_won: Any,
+) -> tuple[S, list[Event]]:
+    """Add a hand's points (``sides``, each with a ``total``) to the game scores:
+    the state with the winner (changed by ``when_won`` too) if a side has won,
+    else the next hand, dealt by ``start_hand`` (the game's own) by the next seat.
 
-    Appends HandScored, and GameOver when a side has won; returns the new
-    scores and the winning side, if any.
+    Appends HandScored, then GameOver or the next deal's events. ``state`` is a
+    game's state: a named tuple with ``rules``, ``dealer``, ``hand_number``,
+    ``scores``, ``rng`` and ``decks``.
     """
-    new_scores = tuple(old + s.total for old, s in zip(scores, sides, strict=True))
-    events.append(HandScored(hand_number, sides, new_scores))
-    winner = game_winner(new_scores, target)
+    ending = cast(Any, state)  # either game's state: it reads only the fields above
+    scores = tuple(old + side.total for old, side in zip(ending.scores, sides, strict=True))
+    events.append(HandScored(ending.hand_number, sides, scores))
+    winner = game_winner(scores, ending.rules.target)
     if winner is not None:
-        events.append(GameOver(winner, new_scores))
-    return new_scores, winner
+        events.append(GameOver(winner, scores))
+        return ending._replace(scores=scores, winner=winner, **when_won), events
+    rules = ending.rules
+    next_state, deal_events = start_hand(
+        rules,
+        (ending.dealer + 1) % rules.players,
+        ending.hand_number + 1,
+        scores,
+        ending.rng,
+        ending.decks,
+    )
+    events.extend(deal_events)
+    return next_state, events

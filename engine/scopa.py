@@ -555,19 +555,7 @@ def _end_hand(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[
         piles = replace_at(state.piles, side, state.piles[side] + state.table)
         state = state._replace(piles=piles, table=())
     sides = score_hand(state.rules, state.piles, state.sweeps, state.declared)
-    scores, winner = close_hand(state.hand_number, state.scores, sides, state.rules.target, events)
-    if winner is not None:
-        return state._replace(scores=scores, winner=winner, declared=()), events
-    next_state, deal_events = _start_hand(
-        state.rules,
-        (state.dealer + 1) % state.rules.players,
-        state.hand_number + 1,
-        scores,
-        state.rng,
-        state.decks,
-    )
-    events.extend(deal_events)
-    return next_state, events
+    return close_hand(state, sides, events, _start_hand, declared=())
 
 
 # ---------------------------------------------------------------- seeing

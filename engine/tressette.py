@@ -324,19 +324,7 @@ def _end_hand(
     state: TressetteState, last_trick_side: int, events: list[Event]
 ) -> tuple[TressetteState, list[Event]]:
     sides = score_hand(state.piles, last_trick_side, state.napoletana)
-    scores, winner = close_hand(state.hand_number, state.scores, sides, state.rules.target, events)
-    if winner is not None:
-        return state._replace(scores=scores, winner=winner), events
-    next_state, deal_events = _start_hand(
-        state.rules,
-        (state.dealer + 1) % state.rules.players,
-        state.hand_number + 1,
-        scores,
-        state.rng,
-        state.decks,
-    )
-    events.extend(deal_events)
-    return next_state, events
+    return close_hand(state, sides, events, _start_hand)
 
 
 # ---------------------------------------------------------------- scoring
