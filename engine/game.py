@@ -185,3 +185,18 @@ def close_hand(
     )
     events.extend(deal_events)
     return next_state, events
+
+
+def status_of(game: str, state: Any) -> Status:
+    """``state``'s public summary: either game's state (a named tuple with ``rules``,
+    ``to_play``, ``dealer``, ``hand_number``, ``scores`` and ``winner``)."""
+    return Status(
+        game=game,
+        players=state.rules.players,
+        seat_to_play=None if state.winner is not None else state.to_play,
+        dealer=state.dealer,
+        hand_number=state.hand_number,
+        scores=state.scores,
+        winning_side=state.winner,
+        target=state.rules.target,
+    )

@@ -41,6 +41,7 @@ from engine.game import (
     close_hand,
     hands_fit,
     replace_at,
+    status_of,
 )
 from engine.scopa_rules import (
     BOOL_FIELDS,
@@ -562,16 +563,7 @@ def _end_hand(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[
 
 
 def status(state: ScopaState) -> Status:
-    return Status(
-        game="scopa",
-        players=state.rules.players,
-        seat_to_play=None if state.game_over else state.to_play,
-        dealer=state.dealer,
-        hand_number=state.hand_number,
-        scores=state.scores,
-        winning_side=state.winner,
-        target=state.rules.target,
-    )
+    return status_of("scopa", state)
 
 
 def view(state: ScopaState, seat: int) -> ScopaView:

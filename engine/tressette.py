@@ -39,6 +39,7 @@ from engine.game import (
     close_hand,
     hands_fit,
     replace_at,
+    status_of,
 )
 
 PLAYER_COUNTS = (2, 4)
@@ -354,16 +355,7 @@ def score_hand(
 
 
 def status(state: TressetteState) -> Status:
-    return Status(
-        game="tressette",
-        players=state.rules.players,
-        seat_to_play=None if state.game_over else state.to_play,
-        dealer=state.dealer,
-        hand_number=state.hand_number,
-        scores=state.scores,
-        winning_side=state.winner,
-        target=state.rules.target,
-    )
+    return status_of("tressette", state)
 
 
 def known_cards(state: TressetteState, seat: int) -> tuple[tuple[Card, ...], ...]:
