@@ -12,7 +12,7 @@ Format (all lengths in bytes; integers are big endian)::
     key id length       1   1..16
     key id              n   ASCII [A-Za-z0-9_-]
     ciphertext length   2   length of "ciphertext + tag" below
-    nonce              12   random (os.urandom), fresh for every token
+    nonce              12   random (os.urandom, drawn in batches), fresh for every token
     ciphertext + tag    m   AES-GCM output; the tag is the last 16 bytes
 
 Everything before the nonce (the header) is passed to AES-GCM as associated
@@ -32,6 +32,7 @@ import base64
 import binascii
 import os
 import re
+import threading
 from collections.abc import Sequence
 
 from cryptography.exceptions import InvalidTag
@@ -119,7 +120,7 @@ class StateSealer:
         if len(payload) > MAX_PAYLOAD_BYTES:
             raise ValueError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD_BYTES}")
         header = _header(self._seal_kid, len(payload) + TAG_BYTES)
-        nonce = os.urandom(NONCE_BYTES)
+        nonce = _NONCES.take()
         sealed = self._ciphers[self._seal_kid].encrypt(nonce, payload, header)
         return header + nonce + sealed
 
@@ -134,6 +135,45 @@ class StateSealer:
             return cipher.decrypt(nonce, token[header_end + NONCE_BYTES :], token[:header_end])
         except InvalidTag:
             raise StateTokenError(STATE_TAMPERED, "state failed authentication") from None
+
+
+class _NonceSource:
+    """Random 96-bit nonces, read from os.urandom a batch at a time.
+
+    Why batches: os.urandom is a system call that lets go of the GIL, and in a
+    busy gRPC server the sealing thread then waits for other threads to hand it
+    back (measured: 30 us of wall time per seal for 3 us of CPU). Each nonce is
+    as random as with one call per nonce. A batch belongs to the process that
+    read it: a forked child starts afresh (two processes sealing under one key
+    with one nonce would break AES-GCM), which the fork hook below and the pid
+    check both ensure.
+    """
+
+    BATCH = 256
+
+    def __init__(self) -> None:
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop the batch and the lock (in a forked child, another thread may have held it)."""
+        self._lock = threading.Lock()
+        self._batch = b""
+        self._next = 0
+        self._pid = os.getpid()
+
+    def take(self) -> bytes:
+        with self._lock:
+            start = self._next
+            if start >= len(self._batch) or self._pid != os.getpid():
+                self._batch = os.urandom(NONCE_BYTES * self.BATCH)
+                self._pid = os.getpid()
+                start = 0
+            self._next = start + NONCE_BYTES
+            return self._batch[start : start + NONCE_BYTES]
+
+
+_NONCES = _NonceSource()
+os.register_at_fork(after_in_child=_NONCES.forget)
 
 
 def _header(kid: str, ciphertext_len: int) -> bytes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 
 import pytest
 from hypothesis import given
@@ -20,6 +21,7 @@ from service.state_token import (
     TAG_BYTES,
     StateSealer,
     StateTokenError,
+    _NonceSource,
     generate_dev_key,
     parse_state_keys,
 )
@@ -70,6 +72,44 @@ def test_largest_payload_round_trips_and_larger_is_refused(sealer: StateSealer) 
 def test_same_payload_gives_different_tokens(sealer: StateSealer) -> None:
     tokens = {sealer.seal(PAYLOAD) for _ in range(50)}
     assert len(tokens) == 50
+
+
+def nonce_of(token: bytes) -> bytes:
+    header_end = 2 + token[1] + 2
+    return token[header_end : header_end + NONCE_BYTES]
+
+
+def test_nonces_are_distinct_across_batches(sealer: StateSealer) -> None:
+    count = 3 * _NonceSource.BATCH + 5
+    nonces = {nonce_of(sealer.seal(PAYLOAD)) for _ in range(count)}
+    assert len(nonces) == count
+
+
+def test_a_forked_child_never_seals_with_its_parents_nonces(sealer: StateSealer) -> None:
+    sealer.seal(PAYLOAD)  # the parent now holds a batch with nonces left in it
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: seal once, report the nonce, leave without pytest's teardown
+        try:
+            os.write(write, nonce_of(sealer.seal(PAYLOAD)))
+        finally:
+            os._exit(0)
+    os.close(write)
+    child_nonce = os.read(read, NONCE_BYTES)
+    os.close(read)
+    os.waitpid(pid, 0)
+    parent_nonces = {nonce_of(sealer.seal(PAYLOAD)) for _ in range(_NonceSource.BATCH)}
+    assert len(child_nonce) == NONCE_BYTES
+    assert child_nonce not in parent_nonces
+
+
+def test_a_batch_read_by_another_process_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = _NonceSource()
+    source.take()
+    next_in_batch = source._batch[NONCE_BYTES : 2 * NONCE_BYTES]
+    # As after a fork made without Python's fork hooks (by C code): only the pid tells.
+    monkeypatch.setattr(os, "getpid", lambda: -1)
+    assert source.take() != next_in_batch
 
 
 @pytest.mark.parametrize("kid", ["k", "key-2024_01", "x" * 16])
