@@ -106,6 +106,9 @@ class ScopaRules:
     )
     #: Whether seats play in two teams (4 and 6 players): read on every capture.
     teams: bool = field(init=False, repr=False, compare=False, hash=False)
+    #: The hash, worked out once: rules key caches that every move reads (the
+    #: state codec's), and hashing seventeen fields each time cost more than the look-up.
+    _hash: int = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         for name, kind in ENUM_FIELDS.items():
@@ -124,6 +127,11 @@ class ScopaRules:
         key = (self.capture, self.ace_takes_all, self.fewest_cards)
         object.__setattr__(self, "capture_key", key)
         object.__setattr__(self, "teams", self.players in (4, 6))
+        compared = tuple(getattr(self, f.name) for f in fields(self) if f.compare)
+        object.__setattr__(self, "_hash", hash(compared))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def preset(cls, variant: Variant | str = Variant.SCOPA, **overrides: Any) -> ScopaRules:

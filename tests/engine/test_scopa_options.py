@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine import InvalidInput, Reason
@@ -31,3 +33,15 @@ def test_target_must_be_a_whole_number(target):
     with pytest.raises(InvalidInput) as refused:
         ScopaRules(target=target)
     assert refused.value.reason is Reason.INVALID_OPTION
+
+
+def test_equal_rules_hash_alike_whichever_way_they_were_made() -> None:
+    # The hash is worked out once, at construction: it must still follow equality.
+    made = [
+        ScopaRules(),
+        ScopaRules.preset("scopa"),
+        dataclasses.replace(ScopaRules(target=21), target=11),
+    ]
+    assert all(rules == made[0] and hash(rules) == hash(made[0]) for rules in made)
+    assert ScopaRules(target=21) != made[0]
+    assert len({ScopaRules(), ScopaRules(target=21), ScopaRules(napola=True)}) == 3
