@@ -16,6 +16,8 @@ from engine.cards import Card
 from engine.errors import IllegalMove, InvalidInput, Reason
 from engine.events import Event, GameOver, HandScored
 
+_new = tuple.__new__
+
 T = TypeVar("T")
 S = TypeVar("S")  # a game's state
 
@@ -190,13 +192,19 @@ def close_hand(
 def status_of(game: str, state: Any) -> Status:
     """``state``'s public summary: either game's state (a named tuple with ``rules``,
     ``to_play``, ``dealer``, ``hand_number``, ``scores`` and ``winner``)."""
-    return Status(
-        game=game,
-        players=state.rules.players,
-        seat_to_play=None if state.winner is not None else state.to_play,
-        dealer=state.dealer,
-        hand_number=state.hand_number,
-        scores=state.scores,
-        winning_side=state.winner,
-        target=state.rules.target,
+    rules, winner = state.rules, state.winner
+    # tuple.__new__ in Status's field order: a named tuple's keyword __new__ is
+    # Python code, and every Play answers a status.
+    return _new(
+        Status,
+        (
+            game,
+            rules.players,
+            None if winner is not None else state.to_play,
+            state.dealer,
+            state.hand_number,
+            state.scores,
+            winner,
+            rules.target,
+        ),
     )

@@ -6,7 +6,7 @@ import pytest
 
 from engine import IllegalMove, Move, Reason
 from engine.events import CardsDealt, Deal, GameOver, HandScored
-from engine.game import game_winner
+from engine.game import Status, game_winner
 from engine.scopa import ScopaRules, apply, legal_moves, new_game, status
 from tests.engine.scopa_support import card, first_move, make_state, steps
 
@@ -194,3 +194,28 @@ def test_hands_follow_one_another_until_the_game_ends():
     assert final.winner is not None
     for earlier in hands_scored[:-1]:
         assert game_winner(earlier.scores, 5) is None
+
+
+def test_the_status_names_the_games_public_summary_field_by_field():
+    playing = last_play([8, 3], players=4, dealer=2, target=21)
+    over, _, _ = end_of_hand(last_play([8, 3]))
+    assert status(playing) == Status(
+        game="scopa",
+        players=4,
+        seat_to_play=playing.to_play,
+        dealer=2,
+        hand_number=playing.hand_number,
+        scores=(8, 3),
+        winning_side=None,
+        target=21,
+    )
+    assert status(over) == Status(
+        game="scopa",
+        players=2,
+        seat_to_play=None,
+        dealer=over.dealer,
+        hand_number=over.hand_number,
+        scores=(12, 3),
+        winning_side=0,
+        target=11,
+    )
