@@ -109,6 +109,9 @@ class StateSealer:
         check_keys(keys)
         self._seal_kid = keys[0][0]
         self._ciphers = {kid: AESGCM(key) for kid, key in keys}
+        # What every seal repeats, made once: the sealing cipher and the header's start.
+        self._seal_cipher = self._ciphers[self._seal_kid]
+        self._header_start = _header_start(self._seal_kid)
 
     @property
     def sealing_key_id(self) -> str:
@@ -119,9 +122,9 @@ class StateSealer:
         """Encrypt and authenticate `payload` into a token."""
         if len(payload) > MAX_PAYLOAD_BYTES:
             raise ValueError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD_BYTES}")
-        header = _header(self._seal_kid, len(payload) + TAG_BYTES)
+        header = self._header_start + (len(payload) + TAG_BYTES).to_bytes(2, "big")
         nonce = _NONCES.take()
-        sealed = self._ciphers[self._seal_kid].encrypt(nonce, payload, header)
+        sealed = self._seal_cipher.encrypt(nonce, payload, header)
         return header + nonce + sealed
 
     def open(self, token: bytes) -> bytes:
@@ -176,10 +179,10 @@ _NONCES = _NonceSource()
 os.register_at_fork(after_in_child=_NONCES.forget)
 
 
-def _header(kid: str, ciphertext_len: int) -> bytes:
-    """Build the authenticated header that precedes the nonce."""
+def _header_start(kid: str) -> bytes:
+    """The authenticated header that precedes the nonce, but for the ciphertext length."""
     kid_bytes = kid.encode("ascii")
-    return bytes((FORMAT_VERSION, len(kid_bytes))) + kid_bytes + ciphertext_len.to_bytes(2, "big")
+    return bytes((FORMAT_VERSION, len(kid_bytes))) + kid_bytes
 
 
 def _parse_header(token: bytes) -> tuple[str, int]:
