@@ -14,7 +14,7 @@ from typing import Any
 
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
-from engine import Card, Game, Move, Status, parse_cards
+from engine import GAMES, Card, Game, Move, Status, parse_cards
 from engine import events as ev
 from engine.cards import DECK, SUITS
 from engine.errors import InvalidInput, Reason
@@ -75,6 +75,23 @@ _CARD_OF_NAME: dict[str, Card] = {str(c): c for c in DECK}
 _NAME_OF_CARD: dict[Card, str] = {c: name for name, c in _CARD_OF_NAME.items()}
 _NO_CARDS: frozenset[Card] = frozenset()
 
+#: Engine values are named tuples: tuple.__new__ makes one without the Python-level
+#: constructor (the engine does the same on its hot paths).
+_new = tuple.__new__
+
+#: The moves that take nothing, by seat and card name, for every seat of every
+#: game (a few hundred), and the take of one card by its name: most moves read
+#: as one look-up.
+_PLAIN_MOVES: dict[tuple[int, str], Move] = {
+    (seat, name): _new(Move, (seat, card, _NO_CARDS))
+    for seat in range(max(n for game in GAMES.values() for n in game.player_counts))
+    for name, card in _CARD_OF_NAME.items()
+}
+_plain_move = _PLAIN_MOVES.get  # bound once: the hot path skips a method look-up
+_TAKE_OF_ONE: dict[str, frozenset[Card]] = {
+    name: frozenset((card,)) for name, card in _CARD_OF_NAME.items()
+}
+
 
 def card_names(cards: Iterable[Card]) -> list[str]:
     return [_NAME_OF_CARD[c] for c in cards]
@@ -126,15 +143,37 @@ def decks_from_request(request: pb.NewGameRequest) -> list[tuple[Card, ...]]:
 
 
 def move_from_pb(move: pb.Move) -> Move:
-    card = _CARD_OF_NAME.get(move.card)
-    if card is not None:  # the usual case: canonical names, no card twice
-        if not move.take:
-            return Move(seat=move.seat, card=card, take=_NO_CARDS)
-        taken = [_CARD_OF_NAME.get(name) for name in move.take]
-        take = frozenset(taken)
-        if len(take) == len(taken) and None not in take:
-            return Move(seat=move.seat, card=card, take=take)
-    return Move(seat=move.seat, card=Card.parse(move.card), take=frozenset(parse_cards(move.take)))
+    # The hot path of Play and Validate. Each read of a upb message's field looks
+    # the field up by name, so each is read once; the usual moves (canonical names,
+    # no card twice) come from look-up tables, or are made with tuple.__new__.
+    name, seat, take_names = move.card, move.seat, move.take
+    if not take_names:
+        plain = _plain_move((seat, name))
+        if plain is not None:
+            return plain
+    else:
+        card = _CARD_OF_NAME.get(name)
+        if len(take_names) == 1:  # the usual capture: one card of the same rank
+            take = _TAKE_OF_ONE.get(take_names[0])
+        else:
+            take = _distinct_cards(take_names)
+        if card is not None and take is not None:
+            return _new(Move, (seat, card, take))
+    # Anything else (lower case, spaces, a card twice, no such card) the long way,
+    # which refuses what it must.
+    return Move(seat=seat, card=Card.parse(name), take=frozenset(parse_cards(take_names)))
+
+
+def _distinct_cards(names: Sequence[str]) -> frozenset[Card] | None:
+    """The cards named, if every name is canonical and none comes twice; else ``None``."""
+    # A slice is a plain list: iterating the container itself goes by index
+    # until an IndexError, which costs more than the rest of the call.
+    names = names[:]
+    try:
+        cards = frozenset(map(_CARD_OF_NAME.__getitem__, names))
+    except KeyError:
+        return None
+    return cards if len(cards) == len(names) else None
 
 
 # ---------------------------------------------------------------- responses

@@ -197,9 +197,33 @@ def test_a_move_reads_as_parsing_every_card_reads_it(card: str, take: list[str])
     assert type(read.take) is frozenset
 
 
+@pytest.mark.parametrize("seat", [0, 1, 5, 6, 9, -1])
+def test_a_move_of_any_seat_and_card_reads_as_parsing_reads_it(seat: int) -> None:
+    for card in DECK:
+        other = str(DECK[(card + 1) % len(DECK)])
+        for take in ([], [other], [other, str(card)]):
+            move = pb.Move(seat=seat, card=str(card), take=take)
+            assert codec.move_from_pb(move) == reference_move(move)
+
+
+def test_a_move_taking_one_card_by_a_name_not_canonical_reads_the_long_way() -> None:
+    move = pb.Move(seat=0, card="7D", take=["7s"])
+    assert codec.move_from_pb(move) == reference_move(move)
+
+
 @pytest.mark.parametrize(
     "card, take",
-    [("11D", []), ("", []), ("7D", ["7S", "7S"]), ("7D", ["7X"]), ("7D", ["7S", "7s"])],
+    [
+        ("11D", []),
+        ("", []),
+        ("7D", ["7S", "7S"]),
+        ("7D", ["7X"]),
+        ("7D", ["7S", "7s"]),
+        ("7D", ["11D"]),
+        ("7d", ["7S", "7S"]),
+        (" 7D", ["7X"]),
+        ("7D", ["7S", "8S", "7S"]),
+    ],
 )
 def test_a_malformed_move_is_refused_as_parsing_every_card_refuses_it(
     card: str, take: list[str]
