@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
@@ -34,6 +34,8 @@ from engine.tressette import TressetteRules, TressetteView
 from mazzo.v1 import engine_pb2 as pb
 
 DEFAULT_PLAYERS_OF_GAME = 2
+
+_Key = TypeVar("_Key")
 
 #: Engine enums by option name, with their wire enum. A wire name is the wire
 #: enum's prefix and the engine value in capitals: DEAL_RULE_SCOPONE_NINE.
@@ -95,6 +97,21 @@ _TAKE_OF_ONE: dict[str, frozenset[Card]] = {
 
 def card_names(cards: Iterable[Card]) -> list[str]:
     return [_NAME_OF_CARD[c] for c in cards]
+
+
+# ---------------------------------------------------------------- caches
+
+#: How many values a cache of serialized messages holds before it starts again.
+CACHE_LIMIT = 4096
+
+
+def _remember(cache: dict[_Key, bytes], key: _Key, blob: bytes) -> None:
+    """Keep ``blob`` in a cache that is emptied when full: bounded, no bookkeeping
+    on a hit (an LRU's costs more than it saves here), and the values that recur
+    come straight back."""
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[key] = blob
 
 
 # ---------------------------------------------------------------- requests
@@ -183,19 +200,40 @@ def move_to_pb(move: Move) -> pb.Move:
     return pb.Move(seat=move.seat, card=str(move.card), take=card_names(sorted(move.take)))
 
 
+#: Statuses as protobuf serialized them, by value. A status recurs: one answers
+#: every move of a hand but for whose turn it is, and games alike share it.
+_STATUS_BYTES: dict[Status, bytes] = {}
+
+
 def write_status(message: pb.Status, status: Status) -> None:
-    """Fill ``message`` (a response's own field: no copy) with ``status``."""
-    message.game = status.game
-    message.players = status.players
-    message.dealer = status.dealer
-    message.hand_number = status.hand_number
+    """Fill ``message`` (a response's own field, still empty: no copy) with ``status``."""
+    # Setting the fields costs upb a look-up by name each; parsing the bytes
+    # kept from the last time the same status was written costs a third of that.
+    blob = _STATUS_BYTES.get(status)
+    if blob is not None:
+        message.MergeFromString(blob)
+    else:
+        _write_status_fields(message, status)
+        _remember(_STATUS_BYTES, status, message.SerializeToString())
+
+
+def _write_status_fields(message: pb.Status, status: Status) -> None:
+    message.game = status.game  # first, and even if empty: it makes the message present
+    if players := status.players:  # a zero is left unset: proto3 writes none
+        message.players = players
+    if dealer := status.dealer:
+        message.dealer = dealer
+    if hand_number := status.hand_number:
+        message.hand_number = hand_number
     message.scores.extend(status.scores)
-    message.game_over = status.game_over
-    message.target = status.target
-    if status.seat_to_play is not None:
-        message.seat_to_play = status.seat_to_play
-    if status.winning_side is not None:
-        message.winning_side = status.winning_side
+    if target := status.target:
+        message.target = target
+    if (seat_to_play := status.seat_to_play) is not None:
+        message.seat_to_play = seat_to_play
+    if (winning_side := status.winning_side) is not None:
+        message.winning_side = winning_side
+    if status.game_over:
+        message.game_over = True
 
 
 def _piles_to_pb(

@@ -79,6 +79,12 @@ def assert_same_events(events: list[ev.Event]) -> None:
     assert [m.SerializeToString() for m in written] == [m.SerializeToString() for m in expected]
 
 
+def assert_same_status(status: Status) -> None:
+    written = written_status(status)
+    assert written == reference_status(status)
+    assert written.SerializeToString() == reference_status(status).SerializeToString()
+
+
 # ---------------------------------------------------------------- events
 
 
@@ -155,7 +161,7 @@ def test_the_events_and_status_of_whole_games_are_written_as_the_generic_mapping
         state, events = game.new_game(rules, seed=seed, decks=[], first_dealer=None)
         while True:
             assert_same_events(events)
-            assert written_status(game.status(state)) == reference_status(game.status(state))
+            assert_same_status(game.status(state))
             if game.status(state).game_over:
                 break
             state, events = game.apply(state, choose(game.legal_moves(state)))
@@ -165,11 +171,31 @@ def test_a_status_writes_the_optional_fields_only_when_they_are_set() -> None:
     playing = Status("scopa", 2, 0, 1, 1, (0, 0), None, 11)
     over = Status("tressette", 4, None, 0, 9, (21, 3), 0, 21)
     for status in (playing, over):
-        assert written_status(status) == reference_status(status)
+        assert_same_status(status)
     assert written_status(playing).HasField("seat_to_play")
     assert not written_status(playing).HasField("winning_side")
     assert written_status(over).HasField("winning_side")
     assert not written_status(over).HasField("seat_to_play")
+
+
+# ---------------------------------------------------------------- caches
+
+
+def test_a_status_written_again_comes_from_the_cache_the_same() -> None:
+    status = Status("scopa", 3, 2, 1, 4, (5, 0, 7), None, 16)
+    for _ in range(3):
+        assert_same_status(status)
+    assert status in codec._STATUS_BYTES
+
+
+def test_the_cache_of_written_statuses_stays_within_its_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(codec, "CACHE_LIMIT", 5)
+    codec._STATUS_BYTES.clear()
+    for n in range(20):
+        assert_same_status(Status("scopa", 2, n % 2, 0, n + 1, (n, 0), None, 11))
+    assert 0 < len(codec._STATUS_BYTES) <= 5
 
 
 # ---------------------------------------------------------------- moves
