@@ -95,8 +95,12 @@ _TAKE_OF_ONE: dict[str, frozenset[Card]] = {
 }
 
 
+#: A card's name, as a function map() can call without a Python frame.
+_name_of = _NAME_OF_CARD.__getitem__
+
+
 def card_names(cards: Iterable[Card]) -> list[str]:
-    return [_NAME_OF_CARD[c] for c in cards]
+    return list(map(_name_of, cards))
 
 
 # ---------------------------------------------------------------- caches
@@ -276,52 +280,40 @@ def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
     return message
 
 
-def _side_score_to_pb(score: ev.SideScore | ev.TressetteSideScore) -> pb.SideScore:
-    if isinstance(score, ev.TressetteSideScore):
-        return pb.SideScore(
-            side=score.side,
-            thirds=score.thirds,
-            card_points=score.card_points,
-            last_trick_point=score.last_trick_point,
-            napoletana=score.napoletana,
-            total=score.total,
-        )
-    return pb.SideScore(
-        side=score.side,
-        cards=score.cards,
-        denari=score.denari,
-        primiera=score.primiera,
-        cards_point=score.cards_point,
-        denari_point=score.denari_point,
-        settebello_point=score.settebello_point,
-        primiera_point=score.primiera_point,
-        sweeps=score.sweeps,
-        napola=score.napola,
-        re_bello_point=score.re_bello_point,
-        grande=score.grande,
-        piccola=score.piccola,
-        declarations=score.declarations,
-        total=score.total,
-    )
+def _write_side_score(out: pb.SideScore, score: ev.SideScore | ev.TressetteSideScore) -> None:
+    # Both games' scores name their fields as the wire does; a zero is left unset
+    # (proto3 writes none), which spares most of the fields' look-ups.
+    for name, value in zip(score._fields, score, strict=True):
+        if value:
+            setattr(out, name, value)
+    if total := score.total:
+        out.total = total
 
 
 # Each writer fills its kind of event in place, in the repeated field's own
-# message: building a message and handing it to a parent copies it.
+# message: building a message and handing it to a parent copies it. Every field
+# set costs upb a look-up by name, and every repeated field reached costs a
+# container: the writers of the frequent kinds set no zero and no empty list
+# (proto3 writes neither), and set one field unconditionally first, which makes
+# the event's message present even when all its fields are zero.
 
 
 def _deal(message: pb.Event, e: ev.Deal) -> None:
     out = message.deal
     out.hand_number = e.hand_number
-    out.dealer = e.dealer
-    out.table.extend(card_names(e.table))
+    if dealer := e.dealer:
+        out.dealer = dealer
+    if table := e.table:  # empty on every deal but the first
+        out.table.extend(map(_name_of, table))
     out.hand_sizes.extend(e.hand_sizes)
-    out.stock_size = e.stock_size
+    if stock_size := e.stock_size:
+        out.stock_size = stock_size
 
 
 def _cards_dealt(message: pb.Event, e: ev.CardsDealt) -> None:
     out = message.cards_dealt
     out.seat = e.seat
-    out.cards.extend(card_names(e.cards))
+    out.cards.extend(map(_name_of, e.cards))
 
 
 def _redeal(message: pb.Event, e: ev.Redeal) -> None:
@@ -332,17 +324,22 @@ def _redeal(message: pb.Event, e: ev.Redeal) -> None:
 
 def _card_played(message: pb.Event, e: ev.CardPlayed) -> None:
     out = message.card_played
-    out.seat = e.seat
     out.card = _NAME_OF_CARD[e.card]
+    if seat := e.seat:
+        out.seat = seat
 
 
 def _capture(message: pb.Event, e: ev.Capture) -> None:
     out = message.capture
-    out.seat = e.seat
-    out.side = e.side
     out.card = _NAME_OF_CARD[e.card]
-    out.taken.extend(card_names(e.taken))
-    out.sweep = e.sweep
+    if seat := e.seat:
+        out.seat = seat
+    if side := e.side:
+        out.side = side
+    if taken := e.taken:
+        out.taken.extend(map(_name_of, taken))
+    if e.sweep:
+        out.sweep = True
 
 
 def _leftovers(message: pb.Event, e: ev.LeftoversTaken) -> None:
@@ -354,7 +351,9 @@ def _leftovers(message: pb.Event, e: ev.LeftoversTaken) -> None:
 def _hand_scored(message: pb.Event, e: ev.HandScored) -> None:
     out = message.hand_scored
     out.hand_number = e.hand_number
-    out.sides.extend(_side_score_to_pb(s) for s in e.sides)
+    sides = out.sides
+    for score in e.sides:
+        _write_side_score(sides.add(), score)
     out.scores.extend(e.scores)
 
 
@@ -406,7 +405,9 @@ def _declaration(message: pb.Event, e: ev.Declaration) -> None:
         out.matta_value = e.matta_value
 
 
-_EVENT_WRITERS: dict[type, Callable[[pb.Event, Any], None]] = {
+_EventWriter = Callable[[pb.Event, Any], None]
+
+_EVENT_WRITERS: dict[type[ev.Event], _EventWriter] = {
     ev.Deal: _deal,
     ev.CardsDealt: _cards_dealt,
     ev.Redeal: _redeal,
@@ -422,14 +423,52 @@ _EVENT_WRITERS: dict[type, Callable[[pb.Event, Any], None]] = {
     ev.Declaration: _declaration,
 }
 
+#: The kinds of event that recur from game to game: a card played, a capture, a
+#: deal, a trick. (The cards dealt to a seat, the leftovers and a hand's scores
+#: seldom do.) Each is written once and then parsed from the bytes protobuf
+#: serialized it to, which costs less than setting its fields one by one.
+_RECURRING_KINDS = (ev.CardPlayed, ev.Capture, ev.Deal, ev.TrickWon, ev.CardDrawn, ev.GameOver)
+
+
+def _with_visible_to(write: _EventWriter) -> _EventWriter:
+    """``write``, then the seat the event is for, if any (for the kinds that may
+    be for one seat's eyes: asking the others would cost a property call each)."""
+
+    def write_private(message: pb.Event, event: Any) -> None:
+        write(message, event)
+        if (seat := event.visible_to) is not None:
+            message.visible_to = seat
+
+    return write_private
+
+
+#: By kind of event: its writer, and its cache of serialized events by field
+#: values (a plain tuple: hashed in C, where an event hashes in Python), or None.
+_EVENT_KINDS: dict[type[ev.Event], tuple[_EventWriter, dict[tuple[Any, ...], bytes] | None]] = {
+    kind: (
+        write if kind.visible_to is ev.Event.visible_to else _with_visible_to(write),
+        {} if kind in _RECURRING_KINDS else None,
+    )
+    for kind, write in _EVENT_WRITERS.items()
+}
+
 
 def write_events(messages: Any, events: Sequence[ev.Event]) -> None:
-    """Append ``events`` to a response's repeated ``events`` field, in place."""
+    """Append ``events`` to a response's repeated ``events`` field, in place: a
+    recurring kind of event from its bytes when the same event was written before."""
     for event in events:
         message = messages.add()
-        _EVENT_WRITERS[type(event)](message, event)
-        if event.visible_to is not None:
-            message.visible_to = event.visible_to
+        write, recurring = _EVENT_KINDS[type(event)]
+        if recurring is None:
+            write(message, event)
+            continue
+        fields = event[:]  # the event's fields as a plain tuple
+        blob = recurring.get(fields)
+        if blob is None:
+            write(message, event)
+            _remember(recurring, fields, message.SerializeToString())
+        else:
+            message.MergeFromString(blob)
 
 
 def _option_text(option: str, value: object) -> str:

@@ -188,14 +188,29 @@ def test_a_status_written_again_comes_from_the_cache_the_same() -> None:
     assert status in codec._STATUS_BYTES
 
 
-def test_the_cache_of_written_statuses_stays_within_its_limit(
+def test_an_event_written_again_comes_from_the_cache_the_same() -> None:
+    events = [ev.CardPlayed(2, DECK[17]), ev.Capture(2, 2, DECK[17], C, True)]
+    for _ in range(3):
+        assert_same_events(events)
+    assert (2, DECK[17]) in codec._EVENT_KINDS[ev.CardPlayed][1]
+
+
+def test_kinds_of_event_with_equal_fields_keep_their_own_bytes() -> None:
+    assert_same_events([ev.CardPlayed(1, DECK[3]), ev.CardDrawn(1, DECK[3])])
+    assert_same_events([ev.CardDrawn(1, DECK[3]), ev.CardPlayed(1, DECK[3])])
+
+
+def test_the_caches_of_written_messages_stay_within_their_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(codec, "CACHE_LIMIT", 5)
-    codec._STATUS_BYTES.clear()
+    filled = [codec._STATUS_BYTES] + [codec._EVENT_KINDS[k][1] for k in (ev.CardPlayed, ev.Deal)]
+    for cache in filled:
+        cache.clear()
     for n in range(20):
         assert_same_status(Status("scopa", 2, n % 2, 0, n + 1, (n, 0), None, 11))
-    assert 0 < len(codec._STATUS_BYTES) <= 5
+        assert_same_events([ev.CardPlayed(n % 2, DECK[n]), ev.Deal(n + 1, 0, (), (3, 3), 0)])
+    assert all(0 < len(cache) <= 5 for cache in filled)
 
 
 # ---------------------------------------------------------------- moves
