@@ -36,6 +36,7 @@ from mazzo.v1 import engine_pb2 as pb
 DEFAULT_PLAYERS_OF_GAME = 2
 
 _Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
 
 #: Engine enums by option name, with their wire enum. A wire name is the wire
 #: enum's prefix and the engine value in capitals: DEAL_RULE_SCOPONE_NINE.
@@ -105,17 +106,17 @@ def card_names(cards: Iterable[Card]) -> list[str]:
 
 # ---------------------------------------------------------------- caches
 
-#: How many values a cache of serialized messages holds before it starts again.
+#: How many values each of the codec's caches holds before it starts again.
 CACHE_LIMIT = 4096
 
 
-def _remember(cache: dict[_Key, bytes], key: _Key, blob: bytes) -> None:
-    """Keep ``blob`` in a cache that is emptied when full: bounded, no bookkeeping
+def _remember(cache: dict[_Key, _Value], key: _Key, value: _Value) -> None:
+    """Keep ``value`` in a cache that is emptied when full: bounded, no bookkeeping
     on a hit (an LRU's costs more than it saves here), and the values that recur
     come straight back."""
     if len(cache) >= CACHE_LIMIT:
         cache.clear()
-    cache[key] = blob
+    cache[key] = value
 
 
 # ---------------------------------------------------------------- requests
@@ -172,17 +173,36 @@ def move_from_pb(move: pb.Move) -> Move:
         plain = _plain_move((seat, name))
         if plain is not None:
             return plain
+    elif len(take_names) == 1:  # the usual capture: one card of the same rank
+        key = (seat, name, take_names[0])
+        taking_one = _MOVES_TAKING_ONE.get(key) or _move_taking_one(key)
+        if taking_one is not None:
+            return taking_one
     else:
         card = _CARD_OF_NAME.get(name)
-        if len(take_names) == 1:  # the usual capture: one card of the same rank
-            take = _TAKE_OF_ONE.get(take_names[0])
-        else:
-            take = _distinct_cards(take_names)
+        take = _distinct_cards(take_names)
         if card is not None and take is not None:
             return _new(Move, (seat, card, take))
     # Anything else (lower case, spaces, a card twice, no such card) the long way,
     # which refuses what it must.
     return Move(seat=seat, card=Card.parse(name), take=frozenset(parse_cards(take_names)))
+
+
+#: The moves that take one card, by seat and the two cards' names, kept as they
+#: come: few recur (a card takes one of its own rank), in a bounded cache.
+_MOVES_TAKING_ONE: dict[tuple[int, str, str], Move] = {}
+
+
+def _move_taking_one(key: tuple[int, str, str]) -> Move | None:
+    """The move ``key`` names, kept for the next time; ``None`` unless both names
+    are canonical."""
+    seat, name, taken = key
+    card, take = _CARD_OF_NAME.get(name), _TAKE_OF_ONE.get(taken)
+    if card is None or take is None:
+        return None
+    move = _new(Move, (seat, card, take))
+    _remember(_MOVES_TAKING_ONE, key, move)
+    return move
 
 
 def _distinct_cards(names: Sequence[str]) -> frozenset[Card] | None:

@@ -195,6 +195,17 @@ def test_an_event_written_again_comes_from_the_cache_the_same() -> None:
     assert (2, DECK[17]) in codec._EVENT_KINDS[ev.CardPlayed][1]
 
 
+def test_the_cache_of_moves_taking_one_card_stays_within_its_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(codec, "CACHE_LIMIT", 5)
+    codec._MOVES_TAKING_ONE.clear()
+    for card in DECK[:20]:
+        move = pb.Move(seat=1, card="7D", take=[str(card)])
+        assert codec.move_from_pb(move) == reference_move(move)
+    assert 0 < len(codec._MOVES_TAKING_ONE) <= 5
+
+
 def test_kinds_of_event_with_equal_fields_keep_their_own_bytes() -> None:
     assert_same_events([ev.CardPlayed(1, DECK[3]), ev.CardDrawn(1, DECK[3])])
     assert_same_events([ev.CardDrawn(1, DECK[3]), ev.CardPlayed(1, DECK[3])])
@@ -244,7 +255,8 @@ def test_a_move_of_any_seat_and_card_reads_as_parsing_reads_it(seat: int) -> Non
         other = str(DECK[(card + 1) % len(DECK)])
         for take in ([], [other], [other, str(card)]):
             move = pb.Move(seat=seat, card=str(card), take=take)
-            assert codec.move_from_pb(move) == reference_move(move)
+            for _ in range(2):  # read again: the second time from a cache
+                assert codec.move_from_pb(move) == reference_move(move)
 
 
 def test_a_move_taking_one_card_by_a_name_not_canonical_reads_the_long_way() -> None:
