@@ -1,8 +1,15 @@
-"""`make bench` cannot rot: every benchmark runs here with tiny counts (a smoke run)."""
+"""`make bench` cannot rot: every benchmark runs here with tiny counts (a smoke run).
+
+The smoke run checks the shape of the results, never what was measured: this
+suite runs on shared, busy machines, where a figure (and above all the
+difference of two figures, such as the server CPU over the baseline) may come
+out anything, negative included.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 import pathlib
 from typing import Any
 
@@ -10,9 +17,41 @@ import engine
 from benchmarks import run
 from benchmarks.engine_bench import GAMES
 
+TABLES = {
+    "engine_games",
+    "engine_calls",
+    "token_sizes",
+    "token_times",
+    "json_mapping",
+    "handlers",
+    "service",
+    "service_ratios",
+    "targets",
+}
 
-def _figures(cell: Any) -> list[float]:
-    return cell["runs"] if isinstance(cell, dict) else []
+
+def _is_figure(cell: Any) -> bool:
+    return isinstance(cell, dict) and "runs" in cell
+
+
+def _check_figure(cell: dict[str, Any], repeats: int) -> None:
+    """A figure: ``repeats`` finite runs and their median, min and max."""
+    runs = cell["runs"]
+    assert len(runs) == repeats, cell
+    assert all(isinstance(value, int | float) and math.isfinite(value) for value in runs), cell
+    assert cell["min"] == min(runs) and cell["max"] == max(runs), cell
+    assert cell["min"] <= cell["median"] <= cell["max"], cell
+    assert isinstance(cell["unit"], str)
+
+
+def _check_cell(cell: Any, repeats: int) -> None:
+    if _is_figure(cell):
+        _check_figure(cell, repeats)
+    elif isinstance(cell, float):
+        assert math.isfinite(cell)
+    else:
+        # A label, a count, or None where a row has nothing to compare with.
+        assert cell is None or isinstance(cell, str | int), cell
 
 
 def test_a_smoke_run_prints_every_table_and_writes_the_results(
@@ -24,24 +63,20 @@ def test_a_smoke_run_prints_every_table_and_writes_the_results(
     body = json.loads(results.read_text())
     assert body["settings"]["smoke"] is True
     assert {"nproc", "cpu_model", "python"} <= set(body["machine"])
+    # Every benchmark repeats its measures the same number of times in a smoke run.
+    (repeats,) = {chosen["repeats"] for _, chosen in run.SETTINGS.values()}
+    assert all(body["settings"][name]["repeats"] == repeats for name in run.SETTINGS)
     tables = {t["name"]: t for t in body["tables"]}
-    assert set(tables) == {
-        "engine_games",
-        "engine_calls",
-        "token_sizes",
-        "token_times",
-        "json_mapping",
-        "handlers",
-        "service",
-        "service_ratios",
-        "targets",
-    }
+    assert set(tables) == TABLES
     for table in tables.values():
         assert table["title"] in printed
+        assert table["columns"] and all(isinstance(c, str) for c in table["columns"])
         assert table["rows"], table["name"]
         for row in table["rows"]:
-            assert len(row) == len(table["columns"])
-            assert all(value > 0 for cell in row for value in _figures(cell)), row
+            assert len(row) == len(table["columns"]), (table["name"], row)
+            assert isinstance(row[0], str), row  # every row is labelled
+            for cell in row:
+                _check_cell(cell, repeats)
     # Every game of the table that the engine has is measured.
     measured = {row[0] for row in tables["engine_games"]["rows"]}
     assert {label for label, name, _ in GAMES if name in engine.GAMES} >= measured

@@ -23,8 +23,8 @@ from pathlib import Path
 from tests.service.support import http_call
 
 REPO = Path(__file__).resolve().parents[2]
-START_TIMEOUT = 30.0
-STOP_TIMEOUT = 15.0
+START_TIMEOUT = 60.0
+STOP_TIMEOUT = 30.0
 LISTENING = re.compile(r"\b(gRPC|REST|metrics) listening on (\S+):(\d+)$")
 
 
