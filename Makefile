@@ -73,7 +73,8 @@ $(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package-lock.json
 	touch $@
 
 $(TS_BUILT): $(TS_CLIENT)/node_modules/.package-lock.json $(PROTOS) \
-		$(wildcard $(TS_CLIENT)/src/*.ts $(TS_CLIENT)/test/*.ts $(TS_CLIENT)/*.json $(TS_CLIENT)/*.yaml)
+		$(wildcard $(TS_CLIENT)/src/*.ts $(TS_CLIENT)/test/*.ts $(TS_CLIENT)/scripts/*) \
+		$(wildcard $(TS_CLIENT)/*.json $(TS_CLIENT)/*.yaml)
 	cd $(TS_CLIENT) && npm run --silent build
 	touch $@
 
