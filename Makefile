@@ -79,4 +79,5 @@ $(TS_BUILT): $(TS_CLIENT)/node_modules/.package-lock.json $(PROTOS) \
 	touch $@
 
 clean:
-	rm -rf $(VENV) gen $(TS_CLIENT)/node_modules $(TS_CLIENT)/dist $(TS_CLIENT)/src/gen
+	rm -rf $(VENV) gen clients/python/proto clients/python/src/mazzo_client/_gen \
+		$(TS_CLIENT)/node_modules $(TS_CLIENT)/dist $(TS_CLIENT)/proto $(TS_CLIENT)/src/gen
