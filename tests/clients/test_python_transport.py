@@ -1,8 +1,9 @@
 """mazzo-client's transport: TLS and mutual TLS, metadata, deadlines, sync and asyncio.
 
 A stand-in Engine servicer on 127.0.0.1 answers GetCatalog with what the call
-brought (its metadata, the client certificate's name), so each option is seen
-arriving on the server; LegalMoves never answers before the test releases it.
+brought (its metadata, the client certificate's name) and NewGame with the
+request it received, so each option is seen arriving on the server;
+LegalMoves never answers before the test releases it.
 """
 
 from __future__ import annotations
@@ -77,6 +78,9 @@ class EchoEngine(engine_pb2_grpc.EngineServicer):
         return pb.GetCatalogResponse(
             games=[pb.GameInfo(name="echo", title=" ".join(peer), description=" ".join(sent))]
         )
+
+    def NewGame(self, request: pb.NewGameRequest, context: grpc.ServicerContext) -> pb.NewGameResponse:  # noqa: N802, E501
+        return pb.NewGameResponse(state=request.SerializeToString())  # the request as received
 
     def LegalMoves(self, request: pb.LegalMovesRequest, context: grpc.ServicerContext) -> pb.LegalMovesResponse:  # noqa: N802, E501
         self.release.wait(RELEASE_TIMEOUT)
@@ -206,3 +210,18 @@ def test_asyncio_call_past_its_timeout_is_a_deadline_error(plain: Served) -> Non
     with pytest.raises(MazzoError) as refused:
         asyncio.run(legal_moves())
     assert refused.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+def test_new_game_sends_every_option_it_is_given(plain: Served) -> None:
+    tressette = pb.TressetteOptions(napoletana=True)
+    with MazzoClient(f"127.0.0.1:{plain.port}") as mazzo:
+        echoed = mazzo.new_game(4, tressette=tressette, seed=9, first_dealer=2, decks=[["1D"]])
+    received = pb.NewGameRequest.FromString(echoed.state)
+    assert received.players == 4 and received.seed == 9 and received.first_dealer == 2
+    assert received.WhichOneof("game") == "tressette" and received.tressette.napoletana
+    assert list(received.decks[0].cards) == ["1D"]
+
+
+def test_new_game_passes_other_fields_to_the_request_by_their_proto_names(plain: Served) -> None:
+    with MazzoClient(f"127.0.0.1:{plain.port}") as mazzo, pytest.raises(ValueError, match="hand"):
+        mazzo.new_game(2, hand=["1D"])  # NewGameRequest has no field `hand`: refused before sending

@@ -97,9 +97,13 @@ class AsyncMazzoClient:
         first_dealer: int | None = None,
         metadata: Metadata | None = None,
         timeout: float | None = None,
+        **fields: Any,
     ) -> pb.NewGameResponse:
-        """Shuffle (or take ``decks``) and deal: Scopa unless Tressette options are given."""
-        request = new_game_request(players, scopa, tressette, seed, decks, first_dealer)
+        """Shuffle (or take ``decks``) and deal: Scopa unless Tressette options are given.
+
+        Any other field of NewGameRequest may be given by its proto name.
+        """
+        request = new_game_request(players, scopa, tressette, seed, decks, first_dealer, fields)
         return await self._call("NewGame", request, pb.NewGameResponse, metadata, timeout)
 
     async def play(

@@ -95,9 +95,13 @@ class MazzoClient:
         first_dealer: int | None = None,
         metadata: Metadata | None = None,
         timeout: float | None = None,
+        **fields: Any,
     ) -> pb.NewGameResponse:
-        """Shuffle (or take ``decks``) and deal: Scopa unless Tressette options are given."""
-        request = new_game_request(players, scopa, tressette, seed, decks, first_dealer)
+        """Shuffle (or take ``decks``) and deal: Scopa unless Tressette options are given.
+
+        Any other field of NewGameRequest may be given by its proto name.
+        """
+        request = new_game_request(players, scopa, tressette, seed, decks, first_dealer, fields)
         return self._call("NewGame", request, pb.NewGameResponse, metadata, timeout)
 
     def play(

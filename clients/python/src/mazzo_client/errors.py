@@ -33,7 +33,8 @@ class MazzoError(Exception):
     def __init__(
         self, code: grpc.StatusCode, reason: str, message: str, metadata: dict[str, str]
     ) -> None:
-        super().__init__(f"{code.name} {reason}: {message}".replace(" :", ":"))
+        said = f"{code.name} {reason}" if reason else code.name
+        super().__init__(f"{said}: {message}")
         self.code = code
         self.reason = reason
         self.message = message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 
@@ -19,13 +20,19 @@ def new_game_request(
     seed: int | None,
     decks: Iterable[Sequence[str]],
     first_dealer: int | None,
+    fields: dict[str, Any],
 ) -> pb.NewGameRequest:
-    """Scopa (default options) unless Tressette options are given."""
+    """Scopa (default options) unless Tressette options are given.
+
+    ``fields`` are any other fields of NewGameRequest, by their proto names:
+    fields added to the API after this client was written still reach it.
+    """
     request = pb.NewGameRequest(
         players=players,
         seed=seed,
         decks=[pb.Deck(cards=list(deck)) for deck in decks],
         first_dealer=first_dealer,
+        **fields,
     )
     if tressette is not None:
         request.tressette.CopyFrom(tressette)
