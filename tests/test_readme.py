@@ -89,7 +89,7 @@ def test_readme_python_client_snippet_runs(grpc_address: str) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "1\n"
+    assert result.stdout == "1\nGAME_OVER\n"
 
 
 def _game_starts() -> list[str]:

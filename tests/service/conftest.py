@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from clients import MazzoClient
 from mazzo.v1 import engine_pb2_grpc
+from mazzo_client import MazzoClient
 from tests.service.support import (
     KEYS,
     OTHER_KID_KEYS,

@@ -13,7 +13,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
-from clients import MazzoClient, MazzoError
+from mazzo_client import MazzoClient, MazzoError
 from service.metrics import Metrics
 from service.state_token import REASONS
 from tests.service.support import KEYS, Stack, b64, deck, http_call, move, running_stack

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import grpc
 import pytest
 
-from clients import MazzoClient, MazzoError
+from mazzo_client import MazzoClient, MazzoError
 from tests.service.processes import LISTENING, REPO, Served, environment, metric, started
 from tests.service.support import http_call
 

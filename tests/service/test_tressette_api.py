@@ -9,9 +9,9 @@ from typing import Any
 import grpc
 import pytest
 
-from clients import MazzoClient
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
+from mazzo_client import MazzoClient
 from tests.service.support import ALL_CARDS, b64, cards, http_call, move, refused
 
 

@@ -28,9 +28,9 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
-from clients import MazzoClient, MazzoError
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
+from mazzo_client import MazzoClient, MazzoError
 from tests.service.processes import LISTENING, REPO, Served, environment, started
 
 WORKERS = 2

@@ -1,0 +1,148 @@
+"""The blocking client: one gRPC channel, one method per RPC of mazzo.v1.Engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from types import TracebackType
+from typing import Any, TypeVar
+
+import grpc
+
+from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
+from mazzo_client._gen.mazzo.v1 import engine_pb2_grpc
+from mazzo_client.channels import TLS, ChannelOptions, Metadata, merged
+from mazzo_client.errors import MazzoError
+from mazzo_client.messages import new_game_request
+
+Response = TypeVar("Response")
+
+
+class MazzoClient:
+    """Calls a Mazzo server over one channel; use it as a context manager or close() it.
+
+    ``tls=None`` opens an insecure channel (a server on this machine);
+    ``tls=TLS(...)`` a secure one. ``metadata`` is sent with every call, and
+    each method takes its own ``metadata`` and ``timeout`` (seconds; the
+    client's ``timeout`` when left out).
+    """
+
+    def __init__(
+        self,
+        target: str,
+        *,
+        tls: TLS | None = None,
+        timeout: float | None = 10.0,
+        metadata: Metadata = (),
+        options: ChannelOptions = (),
+    ) -> None:
+        if tls is None:
+            self._channel = grpc.insecure_channel(target, options=list(options))
+        else:
+            channel_options = [*options, *tls.options()]
+            self._channel = grpc.secure_channel(target, tls.credentials(), channel_options)
+        self._stub = engine_pb2_grpc.EngineStub(self._channel)  # type: ignore[no-untyped-call]
+        self._timeout = timeout
+        self._metadata = tuple(metadata)
+
+    def __enter__(self) -> MazzoClient:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def _call(
+        self,
+        method: str,
+        request: Any,
+        answer: type[Response],
+        metadata: Metadata | None,
+        timeout: float | None,
+    ) -> Response:
+        """Call ``method``, whose response is of type ``answer``; refusals raise MazzoError."""
+        try:
+            response: Response = getattr(self._stub, method)(
+                request,
+                timeout=self._timeout if timeout is None else timeout,
+                metadata=merged(self._metadata, metadata),
+            )
+        except grpc.RpcError as error:
+            raise MazzoError.from_rpc_error(error) from error
+        return response
+
+    def catalog(
+        self, *, metadata: Metadata | None = None, timeout: float | None = None
+    ) -> pb.GetCatalogResponse:
+        """The games, their player counts, options, variants and card faces."""
+        request = pb.GetCatalogRequest()
+        return self._call("GetCatalog", request, pb.GetCatalogResponse, metadata, timeout)
+
+    def new_game(
+        self,
+        players: int = 2,
+        *,
+        scopa: pb.ScopaOptions | None = None,
+        tressette: pb.TressetteOptions | None = None,
+        seed: int | None = None,
+        decks: Iterable[Sequence[str]] = (),
+        first_dealer: int | None = None,
+        metadata: Metadata | None = None,
+        timeout: float | None = None,
+        **fields: Any,
+    ) -> pb.NewGameResponse:
+        """Shuffle (or take ``decks``) and deal: Scopa unless Tressette options are given.
+
+        Any other field of NewGameRequest may be given by its proto name.
+        """
+        request = new_game_request(players, scopa, tressette, seed, decks, first_dealer, fields)
+        return self._call("NewGame", request, pb.NewGameResponse, metadata, timeout)
+
+    def play(
+        self,
+        state: bytes,
+        move: pb.Move,
+        *,
+        metadata: Metadata | None = None,
+        timeout: float | None = None,
+    ) -> pb.PlayResponse:
+        """Check and apply a move: the new state, the events and the status."""
+        request = pb.PlayRequest(state=state, move=move)
+        return self._call("Play", request, pb.PlayResponse, metadata, timeout)
+
+    def validate(
+        self,
+        state: bytes,
+        move: pb.Move,
+        *,
+        metadata: Metadata | None = None,
+        timeout: float | None = None,
+    ) -> pb.ValidateResponse:
+        """Whether a move is legal and, if not, the reason (no new state)."""
+        request = pb.ValidateRequest(state=state, move=move)
+        return self._call("Validate", request, pb.ValidateResponse, metadata, timeout)
+
+    def legal_moves(
+        self, state: bytes, *, metadata: Metadata | None = None, timeout: float | None = None
+    ) -> pb.LegalMovesResponse:
+        """Every legal move of the seat to play."""
+        request = pb.LegalMovesRequest(state=state)
+        return self._call("LegalMoves", request, pb.LegalMovesResponse, metadata, timeout)
+
+    def view(
+        self,
+        state: bytes,
+        seat: int,
+        *,
+        metadata: Metadata | None = None,
+        timeout: float | None = None,
+    ) -> pb.ViewResponse:
+        """What one seat may see: its hand, the table, the public summary."""
+        request = pb.ViewRequest(state=state, seat=seat)
+        return self._call("View", request, pb.ViewResponse, metadata, timeout)

@@ -1,0 +1,106 @@
+// Whole games through the client against a live Mazzo REST gateway, whose
+// root URL is in MAZZO_URL (tests/clients/test_typescript_client.py starts
+// the server and runs these with node's test runner).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { MazzoClient, MazzoError, type PlayResponse } from "../src/index.js";
+
+const url = process.env.MAZZO_URL;
+if (!url) {
+  throw new Error("MAZZO_URL is not set: the root URL of a running Mazzo REST gateway");
+}
+const mazzo = new MazzoClient(url, { headers: { "x-client": "typescript-test" } });
+
+async function refusal(call: Promise<unknown>): Promise<MazzoError> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof MazzoError, `not a MazzoError: ${error}`);
+    return error;
+  }
+  assert.fail("the call was not refused");
+}
+
+/** Plays the first legal move until the game is over; returns the last answer. */
+async function playToTheEnd(state: Uint8Array): Promise<{ last: PlayResponse; plies: number }> {
+  for (let plies = 1; ; plies++) {
+    const legal = await mazzo.legalMoves(state);
+    assert.ok(legal.moves.length > 0);
+    const check = await mazzo.validate(state, legal.moves[0]);
+    assert.equal(check.legal, true, check.message);
+    const played = await mazzo.play(state, legal.moves[0]);
+    assert.notDeepEqual(played.state, state);
+    state = played.state;
+    if (played.status?.gameOver) {
+      return { last: played, plies };
+    }
+  }
+}
+
+test("the catalog lists both games", async () => {
+  const games = (await mazzo.catalog()).games.map((game) => game.name);
+  assert.ok(games.includes("scopa") && games.includes("tressette"), games.join());
+});
+
+test("a Scopa game plays to its end and refuses moves after it", async () => {
+  const game = await mazzo.newGame({
+    players: 2,
+    seed: 42n,
+    game: { case: "scopa", value: { target: 11 } },
+  });
+  assert.equal(game.seed, 42n);
+  assert.equal(game.status?.seatToPlay, 0);
+  const { last, plies } = await playToTheEnd(game.state);
+  assert.ok(plies >= 36, `only ${plies} plies`);
+  assert.ok(Math.max(...(last.status?.scores ?? [])) >= 11);
+  assert.ok(last.events.some((event) => event.kind.case === "gameOver"));
+  const over = await refusal(mazzo.legalMoves(last.state));
+  assert.equal(over.status, 400);
+  assert.equal(over.code, "FAILED_PRECONDITION");
+  assert.equal(over.reason, "GAME_OVER");
+  const view = await mazzo.view(last.state, 1);
+  assert.equal(view.view?.status?.gameOver, true);
+});
+
+test("a Tressette game plays to its end", async () => {
+  const game = await mazzo.newGame({ players: 2, game: { case: "tressette", value: { target: 11 } } });
+  const { last, plies } = await playToTheEnd(game.state);
+  assert.equal(last.status?.game, "tressette");
+  assert.ok(plies >= 40, `only ${plies} plies`);
+});
+
+test("a move out of turn is a MazzoError with the reason and its metadata", async () => {
+  const game = await mazzo.newGame({ players: 2, seed: 42n, game: { case: "scopa", value: {} } });
+  const error = await refusal(mazzo.play(game.state, { seat: 1, card: "10D" }));
+  assert.equal(error.status, 400);
+  assert.equal(error.code, "FAILED_PRECONDITION");
+  assert.equal(error.reason, "NOT_YOUR_TURN");
+  assert.deepEqual(error.metadata, { seatToPlay: "0" });
+});
+
+test("an illegal move is explained by validate, without a new state", async () => {
+  const game = await mazzo.newGame({ players: 2, seed: 42n, game: { case: "scopa", value: {} } });
+  const played = await mazzo.play(game.state, { seat: 0, card: "9C" });
+  const check = await mazzo.validate(played.state, { seat: 1, card: "10D", take: ["8B"] });
+  assert.equal(check.legal, false);
+  assert.equal(check.reason, "MUST_TAKE_SAME_RANK");
+});
+
+test("a state that is not a token is refused as INVALID_ARGUMENT", async () => {
+  const error = await refusal(mazzo.legalMoves(new Uint8Array([1, 2, 3])));
+  assert.equal(error.status, 400);
+  assert.equal(error.code, "INVALID_ARGUMENT");
+  assert.notEqual(error.reason, "");
+});
+
+test("a call with no answer in time is a DEADLINE_EXCEEDED MazzoError", async () => {
+  const silent: typeof fetch = (_input, init) =>
+    new Promise((_resolve, reject) => {
+      init?.signal?.addEventListener("abort", () => reject(new Error("aborted")));
+    });
+  const slow = new MazzoClient(url, { fetch: silent, timeoutMs: 50 });
+  const error = await refusal(slow.catalog());
+  assert.equal(error.code, "DEADLINE_EXCEEDED");
+  assert.equal(error.status, 0);
+});
