@@ -241,9 +241,10 @@ class ServerProcessCollector(Collector):
     def processes(self) -> Iterator[tuple[int, str]]:
         workers = live_worker_pids(self._directory)
         yield from ((pid, "worker") for pid in workers)
-        parent = os.getppid()
-        if os.getpid() in workers and parent > 1:
-            yield parent, "supervisor"
+        # Only a worker reads this, and a worker's parent is the supervisor (in a
+        # container, often pid 1).
+        if os.getpid() in workers:
+            yield os.getppid(), "supervisor"
 
     def collect(self) -> Iterable[Metric]:
         labels = ("pid", "role")
