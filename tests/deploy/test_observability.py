@@ -199,3 +199,18 @@ def test_each_metrics_object_counts_one_server_process_start() -> None:
     metrics = Metrics()
     assert metrics.registry.get_sample_value("mazzo_worker_starts_total") == 1
     assert metrics.registry.get_sample_value("mazzo_worker_up") == 1
+
+
+def test_prometheus_finds_the_pods_through_kubernetes_and_loads_the_alerts() -> None:
+    config = yaml.safe_load((REPO / "deploy" / "prometheus" / "prometheus.yml").read_text())
+    (job,) = config["scrape_configs"]
+    assert job["job_name"] == "mazzo"  # the job label the alerts and the dashboard select
+    assert "static_configs" not in job
+    assert [sd["role"] for sd in job["kubernetes_sd_configs"]] == ["pod"]
+    kept = {
+        relabel["source_labels"][0]: relabel["regex"]
+        for relabel in job["relabel_configs"]
+        if relabel.get("action") == "keep"
+    }
+    assert kept["__meta_kubernetes_pod_container_port_name"] == "metrics"
+    assert config["rule_files"] == ["alerts.yml"]
