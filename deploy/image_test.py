@@ -2,7 +2,8 @@
 
 Starts the image (``--network host``, so the server listens on free ports of
 127.0.0.1 given through MAZZO_*_ADDR; the image's own defaults, 0.0.0.0, are
-checked from its configuration), then:
+checked from its configuration; read-only root filesystem with a tmpfs at
+/tmp, no capabilities, as on Kubernetes), then:
 
 1. the image runs as the numeric non-root user 10001 and has a HEALTHCHECK;
 2. the HEALTHCHECK (``python -m service.healthcheck``) passes once it serves;
@@ -39,6 +40,8 @@ GRACE_SECONDS = 5
 DRAIN_SECONDS = 1
 START_TIMEOUT = 90.0
 STOP_SLACK = 20.0
+#: MAZZO_WORKERS as the image sets it (check_configuration reads it).
+IMAGE_WORKERS = 2
 MAX_PLIES = 2000
 
 
@@ -87,7 +90,10 @@ def container(image: str, ports: list[int]) -> Iterator[str]:
         "MAZZO_GRACE_SECONDS": str(GRACE_SECONDS),
         "MAZZO_DRAIN_SECONDS": str(DRAIN_SECONDS),
     }
-    args = ["run", "--detach", "--name", name, "--network", "host"]
+    # As the Kubernetes manifests run it: read-only root, a writable /tmp only,
+    # no capabilities, no privilege escalation.
+    args = ["run", "--detach", "--name", name, "--network", "host", "--read-only"]
+    args += ["--tmpfs", "/tmp", "--cap-drop", "ALL", "--security-opt", "no-new-privileges"]
     for variable, value in env.items():
         args += ["--env", f"{variable}={value}"]
     podman(*args, image)
@@ -110,7 +116,7 @@ def check_configuration(image: str) -> None:
     env = dict(item.split("=", 1) for item in config["Env"])
     for variable in ("MAZZO_GRPC_ADDR", "MAZZO_HTTP_ADDR", "MAZZO_METRICS_ADDR"):
         assert env[variable].startswith("0.0.0.0:"), f"{variable}={env[variable]}"
-    assert int(env["MAZZO_WORKERS"]) >= 1
+    assert int(env["MAZZO_WORKERS"]) == IMAGE_WORKERS
     workers = env["MAZZO_WORKERS"]
     step(f"image: user {config['User']}, HEALTHCHECK, listens on 0.0.0.0, workers {workers}")
 
@@ -169,10 +175,14 @@ def check_metrics(port: int) -> None:
     assert value('http_requests_total{method="POST",route="/v1/games:play",status="200"}') > 0
     assert value('mazzo_moves_total{game="scopa",outcome="applied"}') > 0
     assert value("mazzo_build_info{") == 1
-    workers = [line for line in lines if line.startswith("process_resident_memory_bytes{")]
-    assert sum('role="worker"' in line for line in workers) >= 1, "no per-worker memory"
-    assert any(line.startswith("process_cpu_seconds_total{") for line in lines)
-    step(f"/metrics: calls counted, build info, {len(workers)} processes' CPU and memory")
+    for metric in ("process_resident_memory_bytes", "process_cpu_seconds_total"):
+        processes = [line for line in lines if line.startswith(metric + "{")]
+        roles = sorted(line.split('role="')[1].split('"')[0] for line in processes)
+        assert roles == ["supervisor"] + ["worker"] * IMAGE_WORKERS, (metric, processes)
+    step(
+        f"/metrics: calls counted, build info, CPU and memory of {IMAGE_WORKERS} workers"
+        " and the supervisor"
+    )
 
 
 def run(image: str) -> None:
