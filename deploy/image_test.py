@@ -162,7 +162,8 @@ def play_rest(port: int, state: str) -> int:
 
 def metric_lines(port: int) -> list[str]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
-        return reply.read().decode().splitlines()
+        body: bytes = reply.read()
+    return body.decode().splitlines()
 
 
 def check_metrics(port: int) -> None:
