@@ -160,6 +160,15 @@ class Metrics:
             multiprocess_mode="max",
         )
         self.mazzo_build_info.labels(*build_versions()).set(1)
+        # Counted values of dead workers stay counted: a restart shows as an increase.
+        # Counted before the process shows as up, so that a reader never sees it up
+        # and not yet counted.
+        self.mazzo_worker_starts_total = Counter(
+            "mazzo_worker_starts_total",
+            "Server processes started (the first ones and every replacement).",
+            registry=self.registry,
+        )
+        self.mazzo_worker_starts_total.inc()
         # In multiprocess mode "liveall" keeps one series per live process (label pid):
         # its file names the live workers for ServerProcessCollector.
         self.mazzo_worker_up = Gauge(
@@ -169,13 +178,6 @@ class Metrics:
             multiprocess_mode="liveall",
         )
         self.mazzo_worker_up.set(1)
-        # Counted values of dead workers stay counted: a restart shows as an increase.
-        self.mazzo_worker_starts_total = Counter(
-            "mazzo_worker_starts_total",
-            "Server processes started (the first ones and every replacement).",
-            registry=self.registry,
-        )
-        self.mazzo_worker_starts_total.inc()
         if not os.environ.get(MULTIPROC_ENV):
             # One process: prometheus_client's collectors read it (they are what
             # the default registry carries; this registry is our own).

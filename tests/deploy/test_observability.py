@@ -214,3 +214,16 @@ def test_prometheus_finds_the_pods_through_kubernetes_and_loads_the_alerts() -> 
     }
     assert kept["__meta_kubernetes_pod_container_port_name"] == "metrics"
     assert config["rule_files"] == ["alerts.yml"]
+
+
+def test_every_alert_links_to_its_section_of_the_operations_guide() -> None:
+    guide = (REPO / "docs" / "operations.md").read_text()
+    anchors = {
+        re.sub(r"[^a-z0-9 -]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        for line in guide.splitlines()
+        if line.startswith("#")
+    }
+    for group in yaml.safe_load(ALERTS.read_text())["groups"]:
+        for rule in group["rules"]:
+            page, _, anchor = rule["annotations"]["runbook_url"].partition("#")
+            assert page == "docs/operations.md" and anchor in anchors, rule["alert"]
