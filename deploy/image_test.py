@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from clients import MazzoClient
+from mazzo_client import MazzoClient
 
 USER_ID = "10001"
 GRACE_SECONDS = 5

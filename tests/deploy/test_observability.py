@@ -15,7 +15,7 @@ import grpc
 import pytest
 import yaml
 
-from clients import MazzoClient
+from mazzo_client import MazzoClient
 from service.metrics import Metrics, build_versions
 from tests.service.processes import Served, started
 from tests.service.support import http_call
