@@ -211,9 +211,7 @@ def _start_hand(
     return state, events
 
 
-def first_table_sweeps(
-    bonus: TableBonus, table: tuple[Card, ...], matta_wild: bool = False
-) -> int:
+def first_table_sweeps(bonus: TableBonus, table: tuple[Card, ...], matta_wild: bool = False) -> int:
     """The dealer's sweeps for the first table: 15 gives one, 30 two (Escoba: if it
     splits into two fifteens). With ``matta_wild`` the matta on the table counts as
     whichever value from 1 to 10 scores most."""

@@ -163,7 +163,9 @@ def check_moves(state: ScopaState) -> None:
                 resolve(state, bare)
             assert err.value.reason is Reason.CAPTURE_CHOICE_REQUIRED
             choices = {(m.take, m.lay) for m in err.value.choices}
-            assert choices == {(t, False) for t in mine} | ({(frozenset(), True)} if may_lay else set())
+            assert choices == {(t, False) for t in mine} | (
+                {(frozenset(), True)} if may_lay else set()
+            )
         if could_take and state.rules.compulsory_capture:
             with pytest.raises(IllegalMove) as err:
                 resolve(state, laid)
