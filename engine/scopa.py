@@ -358,10 +358,10 @@ def legal_moves(state: ScopaState) -> list[Move]:
     """Every legal move of the seat to play, takings spelled out."""
     if state.winner is not None:
         return []
-    seat, table, rules = state.to_play, state.table, state.rules
-    key = rules.capture_key
+    rules = state.rules
     if not rules.compulsory_capture:
-        return _moves_with_lays(seat, state.hands[seat], table, key)
+        return _moves_with_lays(state)
+    seat, table, key = state.to_play, state.table, rules.capture_key
     return [
         _new(Move, (seat, card, take, False))
         for card in state.hands[seat]
@@ -369,12 +369,11 @@ def legal_moves(state: ScopaState) -> list[Move]:
     ]
 
 
-def _moves_with_lays(
-    seat: int, hand: tuple[Card, ...], table: tuple[Card, ...], key: tuple[CaptureRule, bool, bool]
-) -> list[Move]:
+def _moves_with_lays(state: ScopaState) -> list[Move]:
     """Capture optional: each card's takings, then its lay where it could take."""
+    seat, table, key = state.to_play, state.table, state.rules.capture_key
     moves = []
-    for card in hand:
+    for card in state.hands[seat]:
         takes = _captures(RANK_OF[card], table, key)
         moves += [_new(Move, (seat, card, take, False)) for take in takes]
         if takes is not NO_CAPTURE:
@@ -399,7 +398,7 @@ def resolve(state: ScopaState, move: Move) -> Move:
         and state.winner is None
         and card in state.hands[seat]
         and take in _captures(RANK_OF[card], state.table, state.rules.capture_key)
-        and not (lay and take)
+        and not lay  # a lay's take is empty: a lay that could take goes the long way
     ):
         return move
     if lay and take:
