@@ -12,7 +12,7 @@ import struct
 import pytest
 
 from engine import InvalidInput, Move, Reason, dump_state, load_state
-from engine.events import Capture, CardPlayed, LeftoversTaken
+from engine.events import Capture, CardPlayed, Declaration, LeftoversTaken
 from engine.scopa import _RULES, ScopaRules, _encode_rules, apply, legal_moves, new_game, resolve
 from engine.scopa_rules import BOOL_FIELDS, Variant
 from engine.tressette import TressetteRules
@@ -120,7 +120,7 @@ def test_cap_ex5_cirullas_choices_and_the_lay():
     assert sevens == [play(0, "7S", "7D"), play(0, "7S", "3C 5S"), lay(0, "7S")]
 
 
-def test_cap_3_a_lay_is_never_a_sweep_and_the_last_lay_leaves_the_leftovers():
+def test_cap_ex9_a_lay_is_never_a_sweep_and_the_last_lay_leaves_the_leftovers():
     state = make_state(
         hands=["5D", ""], table="10C", rules=preset("escoba"), last_capture_side=1, fill=1
     )
@@ -206,3 +206,13 @@ def test_cap_7_plain_rules_encode_as_before_the_switch_existed():
     escoba_flags = _RULES.unpack(_encode_rules(preset("escoba")))[-2]
     assert escoba_flags == 1 << BOOL_FIELDS.index("compulsory_capture")
     assert struct.calcsize(_RULES.format) == _RULES.size
+
+
+def test_cap_3_a_lay_of_a_fresh_hands_first_card_makes_cirullas_declaration():
+    rules = preset("cirulla", compulsory_capture=False)
+    state = make_state(hands=["1C 2C 5C", "8D 9D 6C"], table="10S 3B", rules=rules, fill="stock")
+    assert lay(0, "5C") in legal_moves(state)  # 5 + 10 would make 15
+    _, events = apply(state, lay(0, "5C"))
+    (declared,) = events_of(events, Declaration)
+    assert (declared.kind, declared.points) == ("cirulla", 3)
+    assert events[-1] == CardPlayed(0, card("5C"))

@@ -232,7 +232,7 @@ def test_esc_2_the_capture_is_optional_and_free_among_fifteens():
     assert preset("escoba").compulsory_capture is False
 
 
-def test_esc_4_the_last_card_of_the_hand_makes_no_escoba():
+def test_esc_ex11_the_last_card_of_the_hand_makes_no_escoba():
     state = make_state(
         hands=["4B", ""], table="5C 4S 2D", rules=preset("escoba"), last_capture_side=1, fill=1
     )
