@@ -9,8 +9,11 @@ from typing import Any
 import grpc
 import pytest
 
+from engine import Move
+from engine.cards import Card
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
+from service.codec import move_from_pb, move_to_pb
 from tests.service.support import deck, http_call, move, refused
 
 Stub = engine_pb2_grpc.EngineStub
@@ -176,3 +179,29 @@ def test_rest_a_whole_escoba_game_where_a_fifteen_is_laid(rest_port: int):
     else:
         raise AssertionError("the game did not end")
     assert played["status"]["gameOver"] and lays >= 1
+
+
+# ---------------------------------------------------------------- the codec
+
+
+@pytest.mark.parametrize(
+    "take",
+    [[], ["7D"], ["3S", "4B"], ["7d"]],
+    ids=["plain", "one card", "several cards", "the long way"],
+)
+def test_the_codec_carries_lay_on_every_path(take: list[str]):
+    for lay in (False, True):
+        read = move_from_pb(pb.Move(seat=1, card="8D", take=take, lay=lay))
+        assert (read.seat, str(read.card), sorted(map(str, read.take)), read.lay) == (
+            1,
+            "8D",
+            sorted(t.upper() for t in take),
+            lay,
+        )
+
+
+def test_the_codec_writes_lay_only_when_set():
+    laid_move = move_to_pb(Move(0, Card.parse("8D"), frozenset(), True))
+    assert laid_move.HasField("lay") and laid_move.lay and not laid_move.take
+    plain = move_to_pb(Move(0, Card.parse("8D")))
+    assert not plain.HasField("lay")
