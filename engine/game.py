@@ -65,15 +65,21 @@ class Move(NamedTuple):
     """A move: the seat, the card played and the table cards taken.
 
     ``take`` may be left empty when the taking is forced (nothing to take, or
-    exactly one possible capture); the engine fills it in. A tuple, so that
+    exactly one possible capture); the engine fills it in. ``lay`` says "play
+    the card to the table without taking" where the rules let a card that could
+    take be laid instead (Scopa's ``compulsory_capture`` off): an empty ``take``
+    alone cannot say it, since it asks for the forced taking. A tuple, so that
     making one is cheap: bots make millions.
     """
 
     seat: int
     card: Card
     take: frozenset[Card] = frozenset()
+    lay: bool = False
 
     def __str__(self) -> str:
+        if self.lay:
+            return f"{self.seat}:{self.card}-"
         if not self.take:
             return f"{self.seat}:{self.card}"
         return f"{self.seat}:{self.card}x" + "+".join(str(c) for c in sorted(self.take))

@@ -1,4 +1,4 @@
-"""Scopa and its family: RULES.md's Scopa section and docs/variants.md.
+"""Scopa and its family: docs/rules.md and docs/variants.md.
 
 One game for every variant: :class:`~engine.scopa_rules.ScopaRules` says which
 deal, which capture rule, which bonuses. Use it through :data:`SCOPA` (the
@@ -20,8 +20,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from engine import deal, packing
-from engine.cards import ACE, CUPS, DECK, DECK_SIZE, KING, RANK_OF, Card, format_cards
-from engine.errors import IllegalMove, Reason
+from engine.cards import ACE, CUPS, DECK, DECK_SIZE, KING, RANK_OF, RANKS, Card, format_cards
+from engine.errors import IllegalMove, InvalidInput, Reason
 from engine.events import (
     Capture,
     CardPlayed,
@@ -128,7 +128,7 @@ class ScopaState(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class ScopaView:
-    """What one seat may see: RULES.md, Hidden information."""
+    """What one seat may see: docs/rules.md, What a seat may see."""
 
     seat: int
     side: int
@@ -198,7 +198,7 @@ def _start_hand(
         decks=decks,
     )
     events.extend(_deal_events(state, table))
-    bonus = first_table_sweeps(rules.first_table_bonus, table)
+    bonus = first_table_sweeps(rules.first_table_bonus, table, rules.matta_wild_in_first_table)
     if bonus:
         side = rules.side_of(dealer)
         events.append(FirstTableTaken(dealer, side, table, bonus))
@@ -211,19 +211,29 @@ def _start_hand(
     return state, events
 
 
-def first_table_sweeps(bonus: TableBonus, table: tuple[Card, ...]) -> int:
+def first_table_sweeps(bonus: TableBonus, table: tuple[Card, ...], matta_wild: bool = False) -> int:
     """The dealer's sweeps for the first table: 15 gives one, 30 two (Escoba: if it
-    splits into two fifteens)."""
+    splits into two fifteens). With ``matta_wild`` the matta on the table counts as
+    whichever value from 1 to 10 scores most."""
     if bonus is TableBonus.NONE:
         return 0
-    total = sum(RANK_OF[c] for c in table)
+    ranks = [RANK_OF[c] for c in table]
+    if not (matta_wild and MATTA in table):
+        return _table_bonus(bonus, ranks)
+    at = table.index(MATTA)
+    return max(_table_bonus(bonus, [*ranks[:at], value, *ranks[at + 1 :]]) for value in RANKS)
+
+
+def _table_bonus(bonus: TableBonus, ranks: list[int]) -> int:
+    total = sum(ranks)
     if total not in (QUINDICI, 2 * QUINDICI):
         return 0
     if total == QUINDICI:
         return 1
-    if bonus is TableBonus.PAIRS and not _subsets_summing_to(QUINDICI, table, *_table_sums(table)):
-        return 0
-    return 2
+    sums = 1
+    for rank in ranks:  # the sums some of the cards make, as a bit mask
+        sums |= sums << rank
+    return 0 if bonus is TableBonus.PAIRS and not sums >> QUINDICI & 1 else 2
 
 
 def _deal_events(state: ScopaState, table: tuple[Card, ...]) -> list[Event]:
@@ -348,12 +358,31 @@ def legal_moves(state: ScopaState) -> list[Move]:
     """Every legal move of the seat to play, takings spelled out."""
     if state.winner is not None:
         return []
-    seat, table, key = state.to_play, state.table, state.rules.capture_key
+    rules = state.rules
+    if not rules.compulsory_capture:
+        return _moves_with_lays(state)
+    seat, table, key = state.to_play, state.table, rules.capture_key
     return [
-        _new(Move, (seat, card, take))
+        _new(Move, (seat, card, take, False))
         for card in state.hands[seat]
         for take in _captures(RANK_OF[card], table, key)
     ]
+
+
+def _moves_with_lays(state: ScopaState) -> list[Move]:
+    """Capture optional: each card's takings, then its lay where it could take."""
+    seat, table, key = state.to_play, state.table, state.rules.capture_key
+    moves = []
+    for card in state.hands[seat]:
+        takes = _captures(RANK_OF[card], table, key)
+        moves += [_new(Move, (seat, card, take, False)) for take in takes]
+        if takes is not NO_CAPTURE:
+            moves.append(_new(Move, (seat, card, _NOTHING, True)))
+    return moves
+
+
+#: The taking of a card laid to the table.
+_NOTHING: frozenset[Card] = NO_CAPTURE[0]
 
 
 def resolve(state: ScopaState, move: Move) -> Move:
@@ -363,14 +392,19 @@ def resolve(state: ScopaState, move: Move) -> Move:
     not exist) saying why not.
     """
     # The legal moves' path, checked first because bots take it millions of times.
-    seat, card, take = move
+    seat, card, take, lay = move
     if (
         seat == state.to_play
         and state.winner is None
         and card in state.hands[seat]
         and take in _captures(RANK_OF[card], state.table, state.rules.capture_key)
+        and not lay  # a lay's take is empty: a lay that could take goes the long way
     ):
         return move
+    if lay and take:
+        raise InvalidInput(
+            Reason.LAY_WITH_TAKE, f"{card} cannot be laid and take {_take_text(take)}"
+        )
     check_turn(
         move,
         players=state.rules.players,
@@ -379,20 +413,44 @@ def resolve(state: ScopaState, move: Move) -> Move:
         game_over=state.game_over,
     )
     options = _options(state, move.card)
+    if lay:
+        return _lay(state, move, options)
     absent = sorted(move.take.difference(state.table))
     if absent:
         raise IllegalMove(Reason.CARD_NOT_ON_TABLE, f"{format_cards(absent)} not on the table")
     if not move.take:
-        if len(options) == 1:
+        if len(options) == 1 and (state.rules.compulsory_capture or options == NO_CAPTURE):
             return move._replace(take=options[0])
         choices = tuple(Move(move.seat, move.card, take) for take in options)
+        texts = [_take_text(t) for t in options]
+        if not state.rules.compulsory_capture:  # laying it is a choice too
+            choices += (Move(move.seat, move.card, _NOTHING, True),)
+            texts.append(LAY_TEXT)
         raise IllegalMove(
             Reason.CAPTURE_CHOICE_REQUIRED,
-            f"{move.card} can take {_describe(options)}: say which",
-            {"choices": ";".join(_take_text(t) for t in options)},
+            f"{move.card} can take {_describe(options)}"
+            + ("" if state.rules.compulsory_capture else " or be laid")
+            + ": say which",
+            {"choices": ";".join(texts)},
             choices=choices,
         )
     raise _why_not(state, move, options)
+
+
+#: How the ``choices`` metadata names the lay of the card.
+LAY_TEXT = "lay"
+
+
+def _lay(state: ScopaState, move: Move, options: tuple[frozenset[Card], ...]) -> Move:
+    """A card laid to the table without taking: legal unless it must take."""
+    if options == NO_CAPTURE or not state.rules.compulsory_capture:
+        return move
+    raise IllegalMove(
+        Reason.MUST_TAKE,
+        f"{move.card} must take ({_describe(options)}): taking is compulsory",
+        {"choices": ";".join(_take_text(t) for t in options)},
+        choices=tuple(Move(move.seat, move.card, take) for take in options),
+    )
 
 
 def _why_not(state: ScopaState, move: Move, options: Sequence[frozenset[Card]]) -> IllegalMove:
@@ -438,7 +496,7 @@ def _describe(options: Sequence[frozenset[Card]]) -> str:
 
 def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     """Play ``move``; return the new state and what happened."""
-    seat, card, take = resolve(state, move)
+    seat, card, take, _ = resolve(state, move)
     # One unpacking instead of a dozen attribute reads: this runs on every move.
     (rules, dealer, hand_number, _, hands, table, stock, piles, sweeps, last_capture_side,
      scores, rng_state, decks, _, revealed, declared) = state  # fmt: skip
@@ -597,13 +655,15 @@ _RULES = struct.Struct(">BBHBBBBBBBHB")
 _PLAY = struct.Struct(">BIBBBQ")
 _SIDE = struct.Struct(">IB")
 _ENUMS = tuple((name, tuple(kind)) for name, kind in ENUM_FIELDS.items())
-_FLAGS = BOOL_FIELDS
+#: Each flag's bit is set when the switch differs from its value in the tokens
+#: written before it existed (bit clear): compulsory_capture was always on.
+_FLAGS = tuple((name, name == "compulsory_capture") for name in BOOL_FIELDS)
 
 
 @lru_cache(maxsize=256)
 def _encode_rules(rules: ScopaRules) -> bytes:
     # Cached: rules are immutable values and every encoded state starts with them.
-    flags = sum(1 << i for i, name in enumerate(_FLAGS) if getattr(rules, name))
+    flags = sum(1 << i for i, (name, old) in enumerate(_FLAGS) if getattr(rules, name) is not old)
     return _RULES.pack(
         _FORMAT,
         rules.players,
@@ -627,7 +687,7 @@ def _rules_from_bytes(data: bytes) -> ScopaRules:
     if flags >> len(_FLAGS):
         raise ValueError(f"unknown option bits {flags:#x}")
     values = {name: members[i] for (name, members), i in zip(_ENUMS, enums, strict=True)}
-    values.update({name: bool(flags >> i & 1) for i, name in enumerate(_FLAGS)})
+    values.update({name: bool(flags >> i & 1) is not old for i, (name, old) in enumerate(_FLAGS)})
     return ScopaRules(
         players=players,
         target=target,
@@ -790,6 +850,24 @@ SCOPA = Game(
             "face",
             Face.ITALIAN,
             "the names of the cards in views; the codes never change",
+        ),
+        OptionSpec(
+            "compulsory_capture",
+            "bool",
+            True,
+            "a card that can take must take; off (Escoba), it may also be laid",
+        ),
+        OptionSpec(
+            "matta_wild_in_first_table",
+            "bool",
+            False,
+            "Cirulla: the matta (7C) counts as any value in the first-table total",
+        ),
+        OptionSpec(
+            "piccola_stops_at_six",
+            "bool",
+            False,
+            "Cirulla: the piccola's run of coins stops at the 6, not the 7",
         ),
     ),
     new_game=new_game,

@@ -33,11 +33,11 @@ class Variant(StrEnum):
 
 
 class PrimieraRule(StrEnum):
-    """How the primiera point is decided (RULES.md, Scopa, Points of a hand)."""
+    """How the primiera point is decided (docs/rules.md, Points of a hand)."""
 
-    STANDARD = "standard"  # scale totals; a side lacking a suit has none (seed 000)
-    SEVENS = "sevens"  # most sevens, then sixes, ... (seed 002)
-    LENIENT = "lenient"  # lacking a suit wins only if every side lacks one (seed 003)
+    STANDARD = "standard"  # scale totals; a side lacking a suit has none
+    SEVENS = "sevens"  # most sevens, then sixes, ...
+    LENIENT = "lenient"  # lacking a suit wins only if every side lacks one
     MOST_SEVENS = "most_sevens"  # Escoba's sietes: most sevens, a tie scores nobody
 
 
@@ -100,6 +100,12 @@ class ScopaRules:
     grande_piccola: bool = False
     re_bello: Card | None = None
     face: Face = Face.ITALIAN
+    #: A card that can take must take (Scopa); off, it may also be laid (Escoba).
+    compulsory_capture: bool = True
+    #: Cirulla: the matta (7C) counts as any value in the first-table total.
+    matta_wild_in_first_table: bool = False
+    #: Cirulla: the piccola's run of coins stops at the 6 instead of the 7.
+    piccola_stops_at_six: bool = False
     #: The switches that decide captures, as one small key for the capture cache.
     capture_key: tuple[CaptureRule, bool, bool] = field(
         init=False, repr=False, compare=False, hash=False
@@ -188,6 +194,9 @@ BOOL_FIELDS = (
     "redeal_aces",
     "declarations",
     "grande_piccola",
+    "compulsory_capture",
+    "matta_wild_in_first_table",
+    "piccola_stops_at_six",
 )
 
 #: What each variant changes from plain Scopa (docs/variants.md, the presets table).
@@ -207,6 +216,7 @@ _PRESETS: dict[Variant, dict[str, Any]] = {
         "primiera": PrimieraRule.MOST_SEVENS,
         "target": 21,
         "face": Face.SPANISH,
+        "compulsory_capture": False,
     },
     Variant.SCOPA_D_ASSI: {"ace_takes_all": True},
     Variant.CIRULLA: {
@@ -290,6 +300,13 @@ def _check_combination(rules: ScopaRules) -> None:
         rules.redeal_kings or rules.redeal_aces or rules.first_table_bonus is not TableBonus.NONE
     ):
         _refuse("deal", "the 10-card Scopone deal has no first table to redeal or score")
+    if rules.matta_wild_in_first_table and rules.first_table_bonus is TableBonus.NONE:
+        _refuse(
+            "matta_wild_in_first_table",
+            "matta_wild_in_first_table applies only with a first_table_bonus",
+        )
+    if rules.piccola_stops_at_six and not rules.grande_piccola:
+        _refuse("piccola_stops_at_six", "piccola_stops_at_six applies only with grande_piccola")
     if rules.napola and rules.grande_piccola:
         _refuse("napola", "the napola and the piccola would score the same run of coins twice")
     if rules.re_bello is not None:

@@ -15,8 +15,10 @@ PRIMIERA_SCALE = (0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
 SEVENS_ORDER = (7, 6, 5, 4, 3, 2, 1)
 GRANDE = (Card.of(8, COINS), Card.of(9, COINS), Card.of(10, COINS))
 GRANDE_POINTS = 5
-#: The piccola's run of coins stops at the 7: the jack to the king are the grande's.
+#: The piccola's run of coins stops at the 7 (the jack to the king are the
+#: grande's), or at the 6 with ``piccola_stops_at_six``.
 PICCOLA_TOP = 7
+PICCOLA_SHORT_TOP = 6
 
 
 def score_hand(
@@ -35,6 +37,7 @@ def score_hand(
     coins_winner = unique_best(coins)
     primiera_winner = _primiera_winner(rules.primiera, suits, totals)
     re_bello = 0 if rules.re_bello is None else 1 << rules.re_bello
+    piccola_top = PICCOLA_SHORT_TOP if rules.piccola_stops_at_six else PICCOLA_TOP
     return tuple(
         SideScore(
             side,
@@ -49,7 +52,7 @@ def score_hand(
             _run_points(mask, 10) if rules.napola else 0,
             int(mask & re_bello != 0),
             _grande(mask) if rules.grande_piccola else 0,
-            _run_points(mask, PICCOLA_TOP) if rules.grande_piccola else 0,
+            _run_points(mask, piccola_top) if rules.grande_piccola else 0,
             declared[side] if declared else 0,
         )
         for side, mask in enumerate(masks)
@@ -130,9 +133,9 @@ def napola_points(pile: Sequence[Card]) -> int:
     return _run_points(pile_mask(pile), 10)
 
 
-def piccola_points(pile: Sequence[Card]) -> int:
-    """Cirulla: ace, 2 and 3 of coins make 3, one more for each next coin up to the 7."""
-    return _run_points(pile_mask(pile), PICCOLA_TOP)
+def piccola_points(pile: Sequence[Card], top: int = PICCOLA_TOP) -> int:
+    """Cirulla: ace, 2 and 3 of coins make 3, one more for each next coin up to ``top``."""
+    return _run_points(pile_mask(pile), top)
 
 
 def _grande(mask: int) -> int:

@@ -213,8 +213,10 @@ def resolve(state: TressetteState, move: Move) -> Move:
         hand=state.hands[move.seat] if 0 <= move.seat < state.rules.players else (),
         game_over=state.game_over,
     )
-    if move.take:
-        raise InvalidInput(Reason.TAKE_NOT_ALLOWED, "a Tressette move is a card alone: no take")
+    if move.take or move.lay:
+        raise InvalidInput(
+            Reason.TAKE_NOT_ALLOWED, "a Tressette move is a card alone: no take, no lay"
+        )
     followers = _led_suit_in_hand(state, move.seat)
     if followers and move.card not in followers:
         led = SUITS[state.trick[0].suit]

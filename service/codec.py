@@ -86,7 +86,7 @@ _new = tuple.__new__
 #: game (a few hundred), and the take of one card by its name: most moves read
 #: as one look-up.
 _PLAIN_MOVES: dict[tuple[int, str], Move] = {
-    (seat, name): _new(Move, (seat, card, _NO_CARDS))
+    (seat, name): _new(Move, (seat, card, _NO_CARDS, False))
     for seat in range(max(n for game in GAMES.values() for n in game.player_counts))
     for name, card in _CARD_OF_NAME.items()
 }
@@ -172,20 +172,20 @@ def move_from_pb(move: pb.Move) -> Move:
     if not take_names:
         plain = _plain_move((seat, name))
         if plain is not None:
-            return plain
+            return plain._replace(lay=True) if move.lay else plain
     elif len(take_names) == 1:  # the usual capture: one card of the same rank
         key = (seat, name, take_names[0])
         taking_one = _MOVES_TAKING_ONE.get(key) or _move_taking_one(key)
         if taking_one is not None:
-            return taking_one
+            return taking_one._replace(lay=True) if move.lay else taking_one
     else:
         card = _CARD_OF_NAME.get(name)
         take = _distinct_cards(take_names)
         if card is not None and take is not None:
-            return _new(Move, (seat, card, take))
+            return _new(Move, (seat, card, take, move.lay))
     # Anything else (lower case, spaces, a card twice, no such card) the long way,
     # which refuses what it must.
-    return Move(seat=seat, card=Card.parse(name), take=frozenset(parse_cards(take_names)))
+    return Move(seat, Card.parse(name), frozenset(parse_cards(take_names)), move.lay)
 
 
 #: The moves that take one card, by seat and the two cards' names, kept as they
@@ -200,7 +200,7 @@ def _move_taking_one(key: tuple[int, str, str]) -> Move | None:
     card, take = _CARD_OF_NAME.get(name), _TAKE_OF_ONE.get(taken)
     if card is None or take is None:
         return None
-    move = _new(Move, (seat, card, take))
+    move = _new(Move, (seat, card, take, False))
     _remember(_MOVES_TAKING_ONE, key, move)
     return move
 
@@ -221,6 +221,8 @@ def _distinct_cards(names: Sequence[str]) -> frozenset[Card] | None:
 
 
 def move_to_pb(move: Move) -> pb.Move:
+    if move.lay:  # set only when true: the usual move's JSON stays as it was
+        return pb.Move(seat=move.seat, card=str(move.card), lay=True)
     return pb.Move(seat=move.seat, card=str(move.card), take=card_names(sorted(move.take)))
 
 

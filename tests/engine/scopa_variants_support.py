@@ -38,6 +38,11 @@ def play(seat: int, played: str, take: str = "") -> Move:
     return Move(seat, card(played), frozenset(cards(take)) if take else frozenset())
 
 
+def lay(seat: int, played: str) -> Move:
+    """``lay(0, "8D")`` -> the move that lays the card without taking."""
+    return Move(seat, card(played), frozenset(), lay=True)
+
+
 def option_refusal(make: Callable[..., Any], *args: Any, **kw: Any) -> InvalidInput:
     """The InvalidInput that ``make(*args, **kw)`` raises (fails if it does not)."""
     with pytest.raises(InvalidInput) as refused:

@@ -585,3 +585,74 @@ def test_cirulla_with_the_sevens_primiera():
         preset("cirulla", primiera="sevens"), [EX17_SIDE_0, EX17_SIDE_1], [0, 0], [0, 0]
     )
     assert [s.primiera_point for s in sides] == [0, 1]  # sevens 1 against 3
+
+
+# ---------------------------------------------------------------- CIR-12, CIR-13 the switches
+
+
+@pytest.mark.parametrize(
+    ("table", "plain", "wild"),
+    [
+        ("7C 1D 3S 2B", [], [1]),  # 13, or 15 with the matta as 9
+        ("7C 10D 9S 2B", [], [2]),  # 28, or 30 with the matta as 9
+        ("7C 5D 2S 1B", [1], [1]),  # 15 either way
+        ("7C 10D 10S 10B", [], []),  # 37: no value from 1 to 10 makes 15 or 30
+        ("7D 1C 3S 2B", [], []),  # the settebello is no matta
+    ],
+)
+def test_cir_ex21_the_matta_wild_in_the_first_table_total(table, plain, wild):
+    _, events = with_table(table)
+    assert [e.sweeps for e in events_of(events, FirstTableTaken)] == plain
+    _, events = with_table(table, matta_wild_in_first_table=True)
+    assert [e.sweeps for e in events_of(events, FirstTableTaken)] == wild
+
+
+def test_cir_12_the_wild_matta_leaves_it_a_seven_in_play():
+    state = cirulla("7C 9S", hand="8B 2B 3B", matta_wild_in_first_table=True)
+    assert options(state, "8B") == takes("7C")  # 8 + 7 = 15
+    assert preset("cirulla").matta_wild_in_first_table is False
+
+
+def test_cir_12_the_matta_switch_needs_a_first_table_bonus():
+    refused = option_refusal(preset, "scopa", matta_wild_in_first_table=True)
+    assert (refused.reason, refused.details) == (
+        Reason.INVALID_OPTION,
+        {"option": "matta_wild_in_first_table"},
+    )
+    assert preset("escoba", matta_wild_in_first_table=True).matta_wild_in_first_table
+
+
+@pytest.mark.parametrize(
+    ("coins", "to_seven", "to_six"),
+    [
+        ("1D 2D 3D 4D 5D 6D 7D", 7, 6),
+        ("1D 2D 3D 4D 5D 6D", 6, 6),
+        ("1D 2D 3D 4D 5D 7D", 5, 5),
+        ("1D 2D 3D", 3, 3),
+        ("1D 2D 4D", 0, 0),
+    ],
+)
+def test_cir_ex22_the_piccola_stops_at_the_seven_or_the_six(coins, to_seven, to_six):
+    pile = cards(coins)
+    s0, _ = score_hand(preset("cirulla"), [pile, rest_of(pile)], [0, 0])
+    short, _ = score_hand(
+        preset("cirulla", piccola_stops_at_six=True), [pile, rest_of(pile)], [0, 0]
+    )
+    assert (s0.piccola, short.piccola) == (to_seven, to_six)
+    assert (piccola_points(pile), piccola_points(pile, top=6)) == (to_seven, to_six)
+
+
+def test_cir_13_the_piccola_switch_needs_the_grande_and_piccola():
+    refused = option_refusal(preset, "scopa", piccola_stops_at_six=True)
+    assert (refused.reason, refused.details) == (
+        Reason.INVALID_OPTION,
+        {"option": "piccola_stops_at_six"},
+    )
+    assert preset("cirulla").piccola_stops_at_six is False
+
+
+def test_cir_12_13_the_switches_survive_the_state_bytes():
+    state, _ = with_table("7C 1D 3S 2B", matta_wild_in_first_table=True, piccola_stops_at_six=True)
+    again = load_state(dump_state(state))
+    assert again == state
+    assert (again.rules.matta_wild_in_first_table, again.rules.piccola_stops_at_six) == (True, True)

@@ -41,6 +41,7 @@ from tests.engine.scopa_variants_support import (
     deck_ending_with,
     events_of,
     finish_at,
+    lay,
     play,
     preset,
     takes,
@@ -203,29 +204,39 @@ def test_esc_3_the_four_player_nine_card_deal_takes_the_bonus_on_its_table():
 def test_esc_ex5_a_four_onto_eleven_takes_all_three_an_escoba():
     state = escoba("5C 4S 2D", hand="4B 2B")
     assert set(captures(card("4B"), state.table, state.rules)) == takes("5C 4S 2D")
-    after, events = apply(state, play(0, "4B"))
+    after, events = apply(state, play(0, "4B", "5C 4S 2D"))
     assert events[-1] == Capture(0, 0, card("4B"), cards("5C 4S 2D"), sweep=True)
     assert after.sweeps == (1, 0)
 
 
 def test_esc_ex6_no_rank_capture():
     state = escoba("5C 10S", hand="5D 2B")
-    assert resolve(state, play(0, "5D")) == play(0, "5D", "10S")
+    assert set(captures(card("5D"), state.table, state.rules)) == takes("10S")
+    assert resolve(state, play(0, "5D", "10S")) == play(0, "5D", "10S")
     assert refusal(state, play(0, "5D", "5C")).reason is Reason.NO_SUCH_CAPTURE
 
 
-def test_esc_2_the_capture_is_compulsory_and_free_among_fifteens():
+def test_esc_ex6_with_compulsory_capture_the_one_fifteen_is_filled_in():
+    state = escoba("5C 10S", hand="5D 2B", compulsory_capture=True)
+    assert resolve(state, play(0, "5D")) == play(0, "5D", "10S")
+
+
+def test_esc_2_the_capture_is_optional_and_free_among_fifteens():
     state = escoba("8C 3S 5B 2D", hand="7D 6B")
-    assert {m.take for m in legal_moves(state) if m.card == card("7D")} == takes("8C", "3S 5B")
+    sevens = [m for m in legal_moves(state) if m.card == card("7D")]
+    assert {m.take for m in sevens if not m.lay} == takes("8C", "3S 5B")
+    assert [m for m in sevens if m.lay] == [lay(0, "7D")]
     assert refusal(state, play(0, "7D")).reason is Reason.CAPTURE_CHOICE_REQUIRED
+    assert resolve(state, lay(0, "7D")) == lay(0, "7D")
     assert preset("escoba").capture is CaptureRule.QUINDICI
+    assert preset("escoba").compulsory_capture is False
 
 
-def test_esc_4_the_last_card_of_the_hand_makes_no_escoba():
+def test_esc_ex11_the_last_card_of_the_hand_makes_no_escoba():
     state = make_state(
         hands=["4B", ""], table="5C 4S 2D", rules=preset("escoba"), last_capture_side=1, fill=1
     )
-    _, events = apply(state, play(0, "4B"))
+    _, events = apply(state, play(0, "4B", "5C 4S 2D"))
     assert events_of(events, Capture)[0].sweep is False
 
 
@@ -233,8 +244,9 @@ def test_esc_ex10_canonical_deck_no_bonus_on_thirty_four_and_the_five_takes_the_
     state, events = new_game(preset("escoba"), seed=1, decks=[DECK])
     assert events_of(events, FirstTableTaken) == []
     assert state.table == cards("7D 8D 9D 10D")
-    assert resolve(state, play(0, "5D")) == play(0, "5D", "10D")
-    assert [m for m in legal_moves(state) if m.card == card("5D")] == [play(0, "5D", "10D")]
+    assert resolve(state, play(0, "5D", "10D")) == play(0, "5D", "10D")
+    fives = [m for m in legal_moves(state) if m.card == card("5D")]
+    assert fives == [play(0, "5D", "10D"), lay(0, "5D")]
 
 
 # ---------------------------------------------------------------- ESC-5, ESC-6 scoring
@@ -319,7 +331,7 @@ def test_esc_ex9_target_twenty_one(totals, winner):
     state = make_state(
         hands=["8D", ""], table="3C 4S", rules=preset("escoba"), last_capture_side=1, fill=1
     )
-    after, events = finish_at(state, play(0, "8D"), totals)
+    after, events = finish_at(state, play(0, "8D", "3C 4S"), totals)
     assert events_of(events, HandScored)[0].scores == totals
     assert after.winner == winner == game_winner(totals, 21)
 

@@ -51,6 +51,9 @@ PLAIN = {
     "re_bello": None,
     "target": 11,
     "face": Face.ITALIAN,
+    "compulsory_capture": True,
+    "matta_wild_in_first_table": False,
+    "piccola_stops_at_six": False,
 }
 
 #: The presets table of docs/variants.md, row by row: what differs from PLAIN.
@@ -70,6 +73,7 @@ TABLE = {
         "primiera": PrimieraRule.MOST_SEVENS,
         "target": 21,
         "face": Face.SPANISH,
+        "compulsory_capture": False,
     },
     Variant.SCOPA_D_ASSI: {"ace_takes_all": True, "ace_sweep": AceSweep.ORDINARY},
     Variant.CIRULLA: {

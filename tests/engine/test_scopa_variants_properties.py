@@ -115,15 +115,22 @@ def void_table(rules: ScopaRules, table) -> bool:
 
 
 def bonus_sweeps(rules: ScopaRules, table) -> int:
-    """ESC-3 and CIR-3 written out."""
-    total = sum(c.rank for c in table)
+    """ESC-3 and CIR-3 written out; CIR-12, the matta as any value, by trying each."""
+    values = [[c.rank] for c in table]
+    if rules.matta_wild_in_first_table and Card.of(7, 1) in table:
+        values[table.index(Card.of(7, 1))] = list(range(1, 11))
+    return max(bonus_of_ranks(rules, ranks) for ranks in itertools.product(*values))
+
+
+def bonus_of_ranks(rules: ScopaRules, ranks) -> int:
+    total = sum(ranks)
     if rules.first_table_bonus is TableBonus.NONE or total not in (15, 30):
         return 0
     if total == 15:
         return 1
     if rules.first_table_bonus is TableBonus.TOTAL:
         return 2
-    splits = any(sum(c.rank for c in pair) == 15 for pair in itertools.combinations(table, 2))
+    splits = any(sum(pair) == 15 for pair in itertools.combinations(ranks, 2))
     return 2 if splits else 0
 
 
@@ -142,16 +149,29 @@ def check_moves(state: ScopaState) -> None:
     assert moves and all(m.seat == seat for m in moves)
     assert len(set(moves)) == len(moves)
     for played in state.hands[seat]:
-        mine = {m.take for m in moves if m.card == played}
+        mine = {m.take for m in moves if m.card == played and not m.lay}
         assert mine == reference_takings(state.rules, played, state.table), (played, state.table)
+        could_take = mine != {frozenset()}
+        laid = Move(seat, played, frozenset(), lay=True)
+        may_lay = could_take and not state.rules.compulsory_capture
+        assert [m for m in moves if m.card == played and m.lay] == ([laid] if may_lay else [])
         bare = Move(seat, played)
-        if len(mine) == 1:
+        if len(mine) == 1 and not may_lay:
             assert resolve(state, bare).take == next(iter(mine))
         else:
             with pytest.raises(IllegalMove) as err:
                 resolve(state, bare)
             assert err.value.reason is Reason.CAPTURE_CHOICE_REQUIRED
-            assert {m.take for m in err.value.choices} == mine
+            choices = {(m.take, m.lay) for m in err.value.choices}
+            assert choices == {(t, False) for t in mine} | (
+                {(frozenset(), True)} if may_lay else set()
+            )
+        if could_take and state.rules.compulsory_capture:
+            with pytest.raises(IllegalMove) as err:
+                resolve(state, laid)
+            assert err.value.reason is Reason.MUST_TAKE
+        else:
+            assert resolve(state, laid) == laid
     for move in moves:
         assert resolve(state, move) == move
         after, events = apply(state, move)
@@ -420,7 +440,14 @@ def mixes(draw) -> ScopaRules:
     switches["capture"] = draw(st.sampled_from(list(CaptureRule)))
     switches["primiera"] = draw(st.sampled_from(list(PrimieraRule)))
     switches["face"] = draw(st.sampled_from(list(Face)))
-    for name in ("ace_takes_all", "fewest_cards", "declarations", "grande_piccola", "napola"):
+    for name in (
+        "ace_takes_all",
+        "fewest_cards",
+        "declarations",
+        "grande_piccola",
+        "napola",
+        "compulsory_capture",
+    ):
         switches[name] = draw(st.booleans())
     if switches["ace_takes_all"] and draw(st.booleans()):
         switches["ace_sweep"] = draw(st.sampled_from(list(AceSweep)))
@@ -434,6 +461,10 @@ def mixes(draw) -> ScopaRules:
         switches["grande_piccola"] = False
     if deal is not DealRule.THREE:
         switches["declarations"] = False
+    if switches.get("first_table_bonus", TableBonus.NONE) is not TableBonus.NONE:
+        switches["matta_wild_in_first_table"] = draw(st.booleans())
+    if switches["grande_piccola"]:
+        switches["piccola_stops_at_six"] = draw(st.booleans())
     re_bello = draw(st.sampled_from([None, *(c for c in DECK if str(c) != "7D")]))
     switches["re_bello"] = re_bello
     try:

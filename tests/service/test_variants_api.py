@@ -355,6 +355,7 @@ def test_the_catalog_lists_every_variant_with_its_presets_and_players(stub: Stub
         "primiera": "PRIMIERA_RULE_MOST_SEVENS",
         "target": "21",
         "face": "FACE_SPANISH",
+        "compulsory_capture": "false",
     }
     assert presets["SCOPA_VARIANT_SCOPONE_SCIENTIFICO"] == {
         "deal": "DEAL_RULE_SCOPONE_TEN",
@@ -382,6 +383,9 @@ def test_the_catalog_lists_every_option_with_its_default(stub: Stub):
         "grande_piccola": "false",
         "re_bello": "",
         "face": "FACE_ITALIAN",
+        "compulsory_capture": "true",
+        "matta_wild_in_first_table": "false",
+        "piccola_stops_at_six": "false",
     }
     assert {name: options[name].default_value for name in expected} == expected
     wire_enums = {
