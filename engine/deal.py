@@ -63,6 +63,25 @@ def next_deck(rng_state: int, decks: tuple[Deck, ...]) -> tuple[int, Deck, tuple
     return rng_state, deck, decks
 
 
+def fresh_order(cards: Deck, entropy: int | None) -> Deck:
+    """``cards`` shuffled with ``entropy``: the fresh randomness a game without a
+    seed takes at each deal and draw (the caller supplies it; the engine draws none)."""
+    return rng.shuffled(required_entropy(entropy), cards)[1]
+
+
+def required_entropy(entropy: int | None) -> int:
+    """The entropy a fresh game's deal or draw needs, checked: 64 bits, given."""
+    if entropy is None:
+        raise ValueError("this game deals with fresh randomness: apply() needs entropy")
+    return check_seed(entropy)
+
+
+def unordered(cards: Deck) -> Deck:
+    """The cards still to deal of a game without a seed, as a set: in card order,
+    so that the state fixes nothing of the order they will come in."""
+    return tuple(sorted(cards))
+
+
 def deal_round(stock: Deck, players: int, dealer: int, per_hand: int) -> tuple[Hands, Deck]:
     """Deal ``per_hand`` cards each, one at a time from the top, starting after the dealer.
 
