@@ -27,6 +27,7 @@ from service.handlers import EngineHandlers
 from service.metrics import Metrics
 from service.rest import create_app
 from service.state_token import StateSealer
+from service.trust import load_record
 
 Keys = Sequence[tuple[str, bytes]]
 
@@ -39,6 +40,11 @@ SAME_KID_OTHER_SECRET_KEYS: Keys = (("k1", bytes(range(100, 132))),)
 SUITS = "DCSB"
 #: The 40 cards in canonical order: 1D..10D, 1C..10C, 1S..10S, 1B..10B.
 ALL_CARDS = tuple(f"{rank}{suit}" for suit in SUITS for rank in range(1, 11))
+
+
+def state_of(token: bytes, keys: Keys = KEYS) -> Any:
+    """The engine state a token holds (the tests hold the servers' keys)."""
+    return load_record(StateSealer(list(keys)).open(token))[0]
 
 
 # ---------------------------------------------------------------- decks
