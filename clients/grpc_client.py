@@ -98,19 +98,43 @@ class MazzoClient:
         )
         return self._call("NewGame", request)
 
-    def play(self, state: bytes, move: pb.Move) -> pb.PlayResponse:
-        return self._call("Play", pb.PlayRequest(state=state, move=move))
+    # ``credential``: a seat credential from NewGame's seat_credentials (the call is
+    # then limited to that seat); ``expected_ply``: compare-and-set on status.ply.
 
-    def validate(self, state: bytes, move: pb.Move) -> pb.ValidateResponse:
-        request = pb.ValidateRequest(state=state, move=move)
+    def play(
+        self,
+        state: bytes,
+        move: pb.Move,
+        *,
+        credential: str = "",
+        expected_ply: int | None = None,
+    ) -> pb.PlayResponse:
+        request = pb.PlayRequest(
+            state=state, move=move, seat_credential=credential, expected_ply=expected_ply
+        )
+        return self._call("Play", request)
+
+    def validate(
+        self,
+        state: bytes,
+        move: pb.Move,
+        *,
+        credential: str = "",
+        expected_ply: int | None = None,
+    ) -> pb.ValidateResponse:
+        request = pb.ValidateRequest(
+            state=state, move=move, seat_credential=credential, expected_ply=expected_ply
+        )
         return self._call("Validate", request)
 
-    def legal_moves(self, state: bytes) -> pb.LegalMovesResponse:
-        request = pb.LegalMovesRequest(state=state)
+    def legal_moves(self, state: bytes, *, credential: str = "") -> pb.LegalMovesResponse:
+        request = pb.LegalMovesRequest(state=state, seat_credential=credential)
         return self._call("LegalMoves", request)
 
-    def view(self, state: bytes, seat: int) -> pb.ViewResponse:
-        return self._call("View", pb.ViewRequest(state=state, seat=seat))
+    def view(self, state: bytes, seat: int, *, credential: str = "") -> pb.ViewResponse:
+        return self._call(
+            "View", pb.ViewRequest(state=state, seat=seat, seat_credential=credential)
+        )
 
 
 def move(seat: int, card: str, take: Iterable[str] = ()) -> pb.Move:

@@ -529,7 +529,6 @@ def apply(
     return state, events
 
 
-
 def _is_sweep(state: ScopaState, card: Card, last_card: bool) -> bool:
     """A capture emptying the table sweeps, except with the last card of the hand
     and, as the rules say, with an ace that takes all."""

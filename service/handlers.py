@@ -213,7 +213,6 @@ class EngineHandlers:
         _check_seat_permitted(scope, asked, "see the events of")
         return asked
 
-
     # -------------------------------------------------------------- RPCs
 
     def get_catalog(self, request: pb.GetCatalogRequest) -> pb.GetCatalogResponse:

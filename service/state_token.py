@@ -175,9 +175,7 @@ class StateSealer:
             raise StateTokenError(STATE_KEY_UNKNOWN, f"state sealed by unknown key {kid!r}")
         nonce = token[header_end : header_end + NONCE_BYTES]
         try:
-            plaintext = cipher.decrypt(
-                nonce, token[header_end + NONCE_BYTES :], token[:header_end]
-            )
+            plaintext = cipher.decrypt(nonce, token[header_end + NONCE_BYTES :], token[:header_end])
         except InvalidTag:
             raise StateTokenError(STATE_TAMPERED, "state failed authentication") from None
         (sealed_at,) = SEALED_AT.unpack_from(plaintext)

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from clients import MazzoClient, MazzoError
+from mazzo.v1 import engine_pb2 as pb
 from tests.service.support import KEYS, Stack, running_stack
 from tests.service.trust_support import Api, Refused, Relay, both_apis, grpc_api
 
@@ -377,4 +379,22 @@ def test_a_relay_refuses_a_play_on_a_state_that_moved_on(strict_apis: dict[str, 
     played = api.call("Play", {**scoped, "move": move})
     with pytest.raises(Refused) as stale:
         api.call("Play", {**scoped, "state": played["state"], "move": move})
+    assert stale.value.reason == "STATE_VERSION_MISMATCH"
+
+
+def test_the_typed_client_passes_seat_credentials_and_the_expected_ply(
+    client: MazzoClient,
+) -> None:
+    game = client.new_game(2, tressette=pb.TressetteOptions())
+    cred = [c.credential for c in game.seat_credentials]
+    legal = client.legal_moves(game.state, credential=cred[0])
+    assert client.view(game.state, 0, credential=cred[0]).view.hand
+    with pytest.raises(MazzoError) as denied:
+        client.view(game.state, 1, credential=cred[0])
+    assert denied.value.reason == "SEAT_NOT_PERMITTED"
+    assert client.validate(game.state, legal.moves[0], credential=cred[0], expected_ply=0).legal
+    played = client.play(game.state, legal.moves[0], credential=cred[0], expected_ply=0)
+    assert played.status.ply == 1
+    with pytest.raises(MazzoError) as stale:
+        client.play(played.state, legal.moves[0], expected_ply=0)
     assert stale.value.reason == "STATE_VERSION_MISMATCH"
