@@ -4,6 +4,12 @@ A game takes its decks from a list of explicit deck orders first (tests,
 replays, duplicate tournaments), then from the seeded generator; cards are
 dealt one at a time from the top, in turn order starting with the seat after
 the dealer.
+
+A *fresh* game (one started without a seed or decks by a caller that must not
+be able to predict its cards) keeps the cards still to deal in card order,
+a set rather than a sequence, and shuffles them with entropy given to each
+move that deals or draws (:func:`fresh_order`): the engine still draws no
+randomness of its own.
 """
 
 from __future__ import annotations
