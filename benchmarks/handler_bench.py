@@ -15,12 +15,13 @@ from typing import Any
 
 from benchmarks.stats import Figure, Table
 from benchmarks.token_bench import BENCH_KEYS
-from engine import dump_state, game_of, load_state
+from engine import dump_state, game_of
 from mazzo.v1 import engine_pb2 as pb
 from service import codec
 from service.handlers import EngineHandlers
 from service.metrics import Metrics
 from service.state_token import StateSealer
+from service.trust import load_record
 
 
 def _requests(
@@ -96,7 +97,7 @@ def run(*, repeats: int, call_seconds: float, games: int) -> list[Table]:
     plays = [p for _, p in pairs]
     wire_validates = [v.SerializeToString() for v in validates]
     wire_plays = [p.SerializeToString() for p in plays]
-    states = [load_state(sealer.open(v.state)) for v in validates]
+    states = [load_record(sealer.open(v.state))[0] for v in validates]
     moves = [codec.move_from_pb(v.move) for v in validates]
     game = game_of(states[0])
     played = [game.apply(s, m) for s, m in zip(states, moves, strict=True)]
@@ -122,7 +123,7 @@ def run(*, repeats: int, call_seconds: float, games: int) -> list[Table]:
         ("Validate handler, a token it remembers", remembering.validate, known_validates),
         ("Play handler, a token it remembers", remembering.play, known_plays),
         ("  open the token", sealer.open, [v.state for v in validates]),
-        ("  load_state", load_state, [sealer.open(v.state) for v in validates]),
+        ("  load_record", load_record, [sealer.open(v.state) for v in validates]),
         ("  codec.move_from_pb", codec.move_from_pb, [v.move for v in validates]),
         ("  resolve", lambda i: game.resolve(states[i], moves[i]), list(range(len(states)))),
         ("  apply", lambda i: game.apply(states[i], moves[i]), list(range(len(states)))),

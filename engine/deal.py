@@ -4,6 +4,12 @@ A game takes its decks from a list of explicit deck orders first (tests,
 replays, duplicate tournaments), then from the seeded generator; cards are
 dealt one at a time from the top, in turn order starting with the seat after
 the dealer.
+
+A *fresh* game (one started without a seed or decks by a caller that must not
+be able to predict its cards) keeps the cards still to deal in card order,
+a set rather than a sequence, and shuffles them with entropy given to each
+move that deals or draws (:func:`fresh_order`): the engine still draws no
+randomness of its own.
 """
 
 from __future__ import annotations
@@ -61,6 +67,25 @@ def next_deck(rng_state: int, decks: tuple[Deck, ...]) -> tuple[int, Deck, tuple
         return rng_state, decks[0], decks[1:]
     rng_state, deck = rng.shuffled(rng_state, DECK)
     return rng_state, deck, decks
+
+
+def fresh_order(cards: Deck, entropy: int | None) -> Deck:
+    """``cards`` shuffled with ``entropy``: the fresh randomness a game without a
+    seed takes at each deal and draw (the caller supplies it; the engine draws none)."""
+    return rng.shuffled(required_entropy(entropy), cards)[1]
+
+
+def required_entropy(entropy: int | None) -> int:
+    """The entropy a fresh game's deal or draw needs, checked: 64 bits, given."""
+    if entropy is None:
+        raise ValueError("this game deals with fresh randomness: apply() needs entropy")
+    return check_seed(entropy)
+
+
+def unordered(cards: Deck) -> Deck:
+    """The cards still to deal of a game without a seed, as a set: in card order,
+    so that the state fixes nothing of the order they will come in."""
+    return tuple(sorted(cards))
 
 
 def deal_round(stock: Deck, players: int, dealer: int, per_hand: int) -> tuple[Hands, Deck]:

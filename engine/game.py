@@ -99,7 +99,10 @@ class Game:
     new_game: Callable[..., tuple[Any, list[Event]]]
     legal_moves: Callable[[Any], list[Move]]
     resolve: Callable[[Any, Move], Move]
-    apply: Callable[[Any, Move], tuple[Any, list[Event]]]
+    #: ``apply(state, move, entropy=None)``: ``entropy`` (a 64-bit integer) is the
+    #: fresh randomness a game started with ``fresh=True`` needs when the move deals
+    #: or draws; seeded games ignore it.
+    apply: Callable[..., tuple[Any, list[Event]]]
     view: Callable[[Any, int], Any]
     status: Callable[[Any], Status]
     encode: Callable[[Any], bytes]
@@ -173,7 +176,8 @@ def close_hand(
 
     Appends HandScored, then GameOver or the next deal's events. ``state`` is a
     game's state: a named tuple with ``rules``, ``dealer``, ``hand_number``,
-    ``scores``, ``rng`` and ``decks``.
+    ``scores``, ``rng``, ``decks`` and ``fresh_draws`` (when set, ``rng`` is the
+    fresh randomness of this move: see :func:`engine.deal.fresh_order`).
     """
     ending = cast(Any, state)  # either game's state: it reads only the fields above
     scores = tuple(old + side.total for old, side in zip(ending.scores, sides, strict=True))
@@ -181,6 +185,8 @@ def close_hand(
     winner = game_winner(scores, ending.rules.target)
     if winner is not None:
         events.append(GameOver(winner, scores))
+        if ending.fresh_draws:  # the entropy this move brought deals nothing now
+            when_won = {**when_won, "rng": 0}
         return ending._replace(scores=scores, winner=winner, **when_won), events
     rules = ending.rules
     next_state, deal_events = start_hand(
@@ -190,6 +196,7 @@ def close_hand(
         scores,
         ending.rng,
         ending.decks,
+        ending.fresh_draws,
     )
     events.extend(deal_events)
     return next_state, events

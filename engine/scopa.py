@@ -120,6 +120,9 @@ class ScopaState(NamedTuple):
     winner: int | None = None
     revealed: tuple[Card, ...] = ()  # cards in hands that everyone has seen (declared)
     declared: tuple[int, ...] = ()  # this hand's declaration points by side; () for none
+    #: Started without a seed or decks: ``stock`` is in card order (a set, not a
+    #: sequence), ``rng`` is 0, and each deal shuffles with the entropy apply() is given.
+    fresh_draws: bool = False
 
     @property
     def game_over(self) -> bool:
@@ -152,10 +155,17 @@ def new_game(
     seed: int,
     decks: Sequence[Sequence[Card]] = (),
     first_dealer: int | None = None,
+    fresh: bool = False,
 ) -> tuple[ScopaState, list[Event]]:
-    """Shuffle (or take ``decks[0]``) and deal the first hand."""
+    """Shuffle (or take ``decks[0]``) and deal the first hand.
+
+    ``fresh``: ``seed`` is fresh randomness for this deal only; later deals take
+    the entropy given to :func:`apply`, so the state fixes no card still to come.
+    """
     dealer, rng_state, explicit = deal.checked_start(rules.players, seed, decks, first_dealer)
-    return _start_hand(rules, dealer, 1, (0,) * rules.sides, rng_state, explicit)
+    if fresh and explicit:
+        raise ValueError("explicit decks fix the deal: a game with them cannot be fresh")
+    return _start_hand(rules, dealer, 1, (0,) * rules.sides, rng_state, explicit, fresh)
 
 
 def _void_table(rules: ScopaRules, table: tuple[Card, ...]) -> bool:
@@ -173,6 +183,7 @@ def _start_hand(
     scores: tuple[int, ...],
     rng_state: int,
     decks: tuple[tuple[Card, ...], ...],
+    fresh: bool = False,
 ) -> tuple[ScopaState, list[Event]]:
     events: list[Event] = []
     while True:
@@ -182,6 +193,8 @@ def _start_hand(
         if not _void_table(rules, table):
             break
         events.append(Redeal(dealer, table))
+    if fresh:  # keep nothing that orders the cards still to come
+        stock, rng_state = deal.unordered(stock), 0
     state = ScopaState(
         rules=rules,
         dealer=dealer,
@@ -196,6 +209,7 @@ def _start_hand(
         scores=scores,
         rng=rng_state,
         decks=decks,
+        fresh_draws=fresh,
     )
     events.extend(_deal_events(state, table))
     bonus = first_table_sweeps(rules.first_table_bonus, table, rules.matta_wild_in_first_table)
@@ -494,12 +508,18 @@ def _describe(options: Sequence[frozenset[Card]]) -> str:
 # ---------------------------------------------------------------- playing
 
 
-def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
-    """Play ``move``; return the new state and what happened."""
+def apply(
+    state: ScopaState, move: Move, entropy: int | None = None
+) -> tuple[ScopaState, list[Event]]:
+    """Play ``move``; return the new state and what happened.
+
+    ``entropy`` (64 bits) shuffles the cards a deal takes in a game started with
+    ``fresh=True``, and must then be given; seeded games ignore it.
+    """
     seat, card, take, _ = resolve(state, move)
     # One unpacking instead of a dozen attribute reads: this runs on every move.
     (rules, dealer, hand_number, _, hands, table, stock, piles, sweeps, last_capture_side,
-     scores, rng_state, decks, _, revealed, declared) = state  # fmt: skip
+     scores, rng_state, decks, _, revealed, declared, fresh) = state  # fmt: skip
     events: list[Event] = []
     hand = hands[seat]
     if rules.declarations and len(hand) == rules.hand_size:
@@ -531,7 +551,11 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
     dealt_more = hands_empty and bool(stock)
     if dealt_more:
         # Every hand is empty and the stock is not: more each, nothing to the table.
+        if fresh:
+            stock = deal.fresh_order(stock, entropy)
         hands, stock = deal.deal_round(stock, rules.players, dealer, rules.hand_size)
+        if fresh:
+            stock = deal.unordered(stock)
     state = _new(
         ScopaState,
         (
@@ -551,11 +575,14 @@ def apply(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event]]:
             None,
             revealed,
             declared,
+            fresh,
         ),
     )
     if dealt_more:
         events.extend(_deal_events(state, ()))
     elif hands_empty:
+        if fresh:  # the next hand, if any, is shuffled with this move's entropy
+            state = state._replace(rng=deal.required_entropy(entropy))
         return _end_hand(state, events)
     return state, events
 
@@ -648,11 +675,11 @@ def view(state: ScopaState, seat: int) -> ScopaView:
 
 # ---------------------------------------------------------------- the compact codec
 
-_FORMAT = 2
+_FORMAT = 3
 _NONE = 0xFF
 #: format, players, target, then the rules' enums, bool switches and re bello card.
 _RULES = struct.Struct(">BBHBBBBBBBHB")
-_PLAY = struct.Struct(">BIBBBQ")
+_PLAY = struct.Struct(">BIBBBQB")
 _SIDE = struct.Struct(">IB")
 _ENUMS = tuple((name, tuple(kind)) for name, kind in ENUM_FIELDS.items())
 #: Each flag's bit is set when the switch differs from its value in the tokens
@@ -706,6 +733,7 @@ def encode(state: ScopaState) -> bytes:
         _NONE if state.winner is None else state.winner,
         _NONE if state.last_capture_side is None else state.last_capture_side,
         state.rng,
+        state.fresh_draws,
     )
     for score, sweeps in zip(state.scores, state.sweeps, strict=True):
         out += _SIDE.pack(score, sweeps)
@@ -723,7 +751,11 @@ def decode(data: bytes) -> ScopaState:
 
 def _decode(data: memoryview) -> ScopaState:
     rules = _decode_rules(data)
-    dealer, hand_number, to_play, winner, last, rng_state = _PLAY.unpack_from(data, _RULES.size)
+    dealer, hand_number, to_play, winner, last, rng_state, fresh = _PLAY.unpack_from(
+        data, _RULES.size
+    )
+    if fresh > 1:
+        raise ValueError("the fresh-draws flag is neither 0 nor 1")
     pos = _RULES.size + _PLAY.size
     scores, sweeps = [], []
     for _ in range(rules.sides):
@@ -757,6 +789,7 @@ def _decode(data: memoryview) -> ScopaState:
         winner=None if winner == _NONE else winner,
         revealed=zones[-1],
         declared=declared,
+        fresh_draws=bool(fresh),
     )
 
 

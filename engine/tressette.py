@@ -111,6 +111,10 @@ class TressetteState(NamedTuple):
     rng: int
     decks: tuple[tuple[Card, ...], ...]
     winner: int | None = None
+    #: Started without a seed or decks: ``stock`` is in card order (a set, not a
+    #: sequence), ``rng`` is 0, and each draw and deal shuffles with the entropy
+    #: apply() is given.
+    fresh_draws: bool = False
 
     @property
     def game_over(self) -> bool:
@@ -147,10 +151,17 @@ def new_game(
     seed: int,
     decks: Sequence[Sequence[Card]] = (),
     first_dealer: int | None = None,
+    fresh: bool = False,
 ) -> tuple[TressetteState, list[Event]]:
-    """Shuffle (or take ``decks[0]``) and deal the first hand."""
+    """Shuffle (or take ``decks[0]``) and deal the first hand.
+
+    ``fresh``: as in :func:`engine.scopa.new_game`; each draw from the stock and
+    each later deal take the entropy given to :func:`apply`.
+    """
     dealer, rng_state, explicit = deal.checked_start(rules.players, seed, decks, first_dealer)
-    return _start_hand(rules, dealer, 1, (0, 0), rng_state, explicit)
+    if fresh and explicit:
+        raise ValueError("explicit decks fix the deal: a game with them cannot be fresh")
+    return _start_hand(rules, dealer, 1, (0, 0), rng_state, explicit, fresh)
 
 
 def _start_hand(
@@ -160,9 +171,12 @@ def _start_hand(
     scores: tuple[int, ...],
     rng_state: int,
     decks: tuple[tuple[Card, ...], ...],
+    fresh: bool = False,
 ) -> tuple[TressetteState, list[Event]]:
     rng_state, deck, decks = deal.next_deck(rng_state, decks)
     hands, stock = deal.deal_round(deck, rules.players, dealer, HAND_SIZE)
+    if fresh:  # keep nothing that orders the cards still to come
+        stock, rng_state = deal.unordered(stock), 0
     leader = (dealer + 1) % rules.players
     state = TressetteState(
         rules=rules,
@@ -180,6 +194,7 @@ def _start_hand(
         scores=scores,
         rng=rng_state,
         decks=decks,
+        fresh_draws=fresh,
     )
     return state, deal.deal_events(hand_number, dealer, (), hands, len(stock))
 
@@ -232,8 +247,13 @@ def resolve(state: TressetteState, move: Move) -> Move:
 # ---------------------------------------------------------------- playing
 
 
-def apply(state: TressetteState, move: Move) -> tuple[TressetteState, list[Event]]:
-    """Play ``move``; return the new state and what happened."""
+def apply(
+    state: TressetteState, move: Move, entropy: int | None = None
+) -> tuple[TressetteState, list[Event]]:
+    """Play ``move``; return the new state and what happened.
+
+    ``entropy``: as in :func:`engine.scopa.apply` (here a draw needs it too).
+    """
     move = resolve(state, move)
     seat, players = move.seat, state.rules.players
     events: list[Event] = []
@@ -253,7 +273,7 @@ def apply(state: TressetteState, move: Move) -> tuple[TressetteState, list[Event
     )
     if len(state.trick) < players:
         return state, events
-    return _finish_trick(state, events)
+    return _finish_trick(state, events, entropy)
 
 
 def trick_winner(leader: int, trick: Sequence[Card], players: int) -> int:
@@ -265,7 +285,9 @@ def trick_winner(leader: int, trick: Sequence[Card], players: int) -> int:
     return (leader + best) % players
 
 
-def _finish_trick(state: TressetteState, events: list[Event]) -> tuple[TressetteState, list[Event]]:
+def _finish_trick(
+    state: TressetteState, events: list[Event], entropy: int | None
+) -> tuple[TressetteState, list[Event]]:
     rules = state.rules
     winner = trick_winner(state.leader, state.trick, rules.players)
     side = rules.side_of(winner)
@@ -277,9 +299,15 @@ def _finish_trick(state: TressetteState, events: list[Event]) -> tuple[Tressette
         to_play=winner,
     )
     if state.stock:
+        if state.fresh_draws:  # the cards drawn now are chosen now
+            state = state._replace(stock=deal.fresh_order(state.stock, entropy))
         state = _draw(state, winner, events)
+        if state.fresh_draws:
+            state = state._replace(stock=deal.unordered(state.stock))
     if any(state.hands):
         return state, events
+    if state.fresh_draws:  # the next hand, if any, is shuffled with this move's entropy
+        state = state._replace(rng=deal.required_entropy(entropy))
     return _end_hand(state, side, events)
 
 
@@ -409,7 +437,7 @@ def encode(state: TressetteState) -> bytes:
             _FORMAT,
             rules.players,
             rules.target,
-            int(rules.napoletana),
+            int(rules.napoletana) | int(state.fresh_draws) << 1,
             state.dealer,
             state.hand_number,
             state.to_play,
@@ -439,7 +467,7 @@ def _decode(data: memoryview) -> TressetteState:
     )
     if fmt != _FORMAT:
         raise ValueError(f"unknown Tressette state format {fmt}")
-    if flags & ~1:
+    if flags & ~3:
         raise ValueError(f"unknown option bits {flags:#x}")
     rules = TressetteRules(players, target, bool(flags & 1))
     pos = _HEADER.size
@@ -470,6 +498,7 @@ def _decode(data: memoryview) -> TressetteState:
         rng=rng_state,
         decks=decks,
         winner=None if winner == _NONE else winner,
+        fresh_draws=bool(flags & 2),
     )
 
 

@@ -45,10 +45,27 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
         "Prometheus /metrics address (every server process aggregated); empty disables it.",
     ),
     (
+        "MAZZO_METRICS_ON_REST",
+        "false",
+        "true: /metrics is served on the REST port too (keep it off where callers reach it).",
+    ),
+    (
         "MAZZO_STATE_KEYS",
         "",
         "State token keys, `kid=BASE64KEY[,kid2=BASE64KEY...]` (16, 24 or 32 bytes each);"
         " the first seals, all open. Unset: a random development key, with a warning.",
+    ),
+    (
+        "MAZZO_STATE_MAX_AGE",
+        "",
+        "Seconds a state token stays valid after it was sealed; older ones are refused"
+        " (`STATE_EXPIRED`). Unset: no limit.",
+    ),
+    (
+        "MAZZO_REQUIRE_SEAT_CREDENTIALS",
+        "false",
+        "true: every call for a seat needs its seat credential, and NewGame answers only"
+        " public events unless `eventsSeat` is asked (docs/security.md).",
     ),
     (
         "MAZZO_GRACE_SECONDS",
@@ -102,6 +119,11 @@ class Config:
     workers: int = field(default_factory=default_workers)
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     log_level: str = DEFAULT_LOG_LEVEL
+    #: Serve /metrics on the REST port as well as on metrics_addr.
+    metrics_on_rest: bool = False
+    #: Seconds a token stays valid after sealing; None: no limit.
+    state_max_age: float | None = None
+    require_seat_credentials: bool = False
 
     @property
     def dev_key(self) -> bool:
@@ -124,6 +146,9 @@ class Config:
                 src, "MAZZO_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BYTES, _positive_int
             ),
             log_level=_read(src, "MAZZO_LOG_LEVEL", DEFAULT_LOG_LEVEL, _log_level),
+            metrics_on_rest=_read(src, "MAZZO_METRICS_ON_REST", False, _bool),
+            state_max_age=_read(src, "MAZZO_STATE_MAX_AGE", None, _max_age),
+            require_seat_credentials=_read(src, "MAZZO_REQUIRE_SEAT_CREDENTIALS", False, _bool),
         )
 
 
@@ -189,6 +214,26 @@ def _seconds(text: str) -> float:
         raise ValueError(f"bad number {text!r}: expected seconds, e.g. 10 or 2.5") from None
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"bad number {text!r}: must be a finite number of seconds >= 0")
+    return value
+
+
+def _max_age(text: str) -> float | None:
+    """Seconds, above 0; empty: no limit (as if unset)."""
+    if not text:
+        return None
+    value = _seconds(text)
+    if value <= 0:
+        raise ValueError(f"bad number {text!r}: must be above 0 (unset it for no limit)")
+    return value
+
+
+_BOOLS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+def _bool(text: str) -> bool:
+    value = _BOOLS.get(text.lower())
+    if value is None:
+        raise ValueError(f"bad switch {text!r}: expected true or false")
     return value
 
 

@@ -16,16 +16,30 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import grpc
 from google.protobuf.message import Message
 
-from engine import GAMES, Game, IllegalMove, RuleError, dump_state, game_of, get_game, load_state
+from engine import GAMES, Game, IllegalMove, RuleError, game_of, get_game
 from engine.errors import InvalidInput, Reason
 from engine.events import Event
+from engine.game import check_seat
 from mazzo.v1 import engine_pb2 as pb
 from service import codec
+from service.config import Config
 from service.errors import ApiError, ServiceReason
 from service.metrics import Metrics
-from service.state_token import StateSealer, StateTokenError
+from service.state_token import StateSealer, StateTokenError, random_u64
+from service.trust import (
+    CREDENTIAL_PURPOSE,
+    GAME_ID_BYTES,
+    Record,
+    SeatCredentials,
+    denied,
+    dump_record,
+    events_for,
+    game_id_text,
+    load_record,
+)
 
 #: How many states each server process remembers by their token (2-player Scopa:
 #: about 1.1 KB each with its token, so some 4.5 MB in all).
@@ -48,7 +62,8 @@ def _rule_errors() -> Iterator[None]:
 
 
 class StateCache:
-    """The states this process knows by their token, least recently used out first.
+    """The records (states with their game id, ply and sealing time) this process
+    knows by their token, least recently used out first.
 
     Thread-safe (gRPC runs handlers on a thread pool). ``maxsize`` 0 keeps
     nothing. Sharing a state between calls is safe: states are immutable values.
@@ -88,6 +103,9 @@ class StateCache:
 class EngineHandlers:
     """The RPCs, with a memory of recent states (``opened_states`` of them).
 
+    Seat credentials: a call that brings one sees and acts as that seat only;
+    ``require_seat_credentials`` refuses calls without one (docs/security.md).
+
     A caller sends the token it was given to its next call (LegalMoves,
     Validate, then Play on the same token), so each handler remembers, by
     token, the states it opened and the states it sealed (NewGame, Play): such
@@ -103,29 +121,43 @@ class EngineHandlers:
         metrics: Metrics,
         seed_source: Callable[[], int] = _random_seed,
         opened_states: int = OPENED_STATES,
+        *,
+        require_seat_credentials: bool = False,
     ):
         self._sealer = sealer
         self._metrics = metrics
         self._seed_source = seed_source
         self.states = StateCache(opened_states)
         self._move_counters: dict[tuple[str, str], Any] = {}
+        self._seats = SeatCredentials(sealer.derived_keys(CREDENTIAL_PURPOSE))
+        self.require_seat_credentials = require_seat_credentials
+
+    @classmethod
+    def from_config(cls, config: Config, metrics: Metrics) -> EngineHandlers:
+        """The handlers a server process runs with ``config``'s keys and trust settings."""
+        sealer = StateSealer(config.state_keys, max_age=config.state_max_age)
+        return cls(sealer, metrics, require_seat_credentials=config.require_seat_credentials)
 
     # -------------------------------------------------------------- state tokens
 
-    def _open(self, token: bytes) -> Any:
-        state = self.states.get(token)
-        if state is not None:
-            return state
+    def _open(self, token: bytes) -> Record:
+        record = self.states.get(token)
         try:
-            state = load_state(self._sealer.open(token))
+            if record is not None:
+                # A remembered token ages like any other.
+                if self._sealer.max_age is not None:
+                    self._sealer.check_age(record.sealed_at)
+                return record  # type: ignore[no-any-return]
+            payload, sealed_at = self._sealer.open_dated(token)
+            record = Record(*load_record(payload), sealed_at)
         except StateTokenError as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason).inc()
             raise ApiError.invalid(error.reason, error.message) from error
         except InvalidInput as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason.value).inc()
             raise ApiError.from_rule_error(error) from error
-        self.states.put(token, state)
-        return state
+        self.states.put(token, record)
+        return record
 
     def _count_move(self, game: str, outcome: str) -> None:
         # The label child is bound once per (game, outcome): this is the hot path.
@@ -135,20 +167,51 @@ class EngineHandlers:
             self._move_counters[(game, outcome)] = child
         child.inc()
 
-    def _seal(self, state: Any) -> bytes:
+    def _seal(self, state: Any, game_id: bytes, ply: int) -> bytes:
         """The state's new token, remembered: the caller's next call brings it back."""
-        token = self._sealer.seal(dump_state(state))
-        self.states.put(token, state)
+        token, sealed_at = self._sealer.seal_dated(dump_record(state, game_id, ply))
+        self.states.put(token, Record(state, game_id, ply, sealed_at))
         return token
 
     def _with_new_state(
-        self, response: _NewStateResponse, game: Game, state: Any, events: Sequence[Event]
+        self,
+        response: _NewStateResponse,
+        game: Game,
+        record: tuple[Any, bytes, int],
+        events: Sequence[Event],
     ) -> _NewStateResponse:
         """Fill in the new state's token, the events and the status, in place."""
-        response.state = self._seal(state)
+        state, game_id, ply = record
+        response.state = self._seal(state, game_id, ply)
         codec.write_events(response.events, events)
-        codec.write_status(response.status, game.status(state))
+        _write_status(response.status, game, state, game_id, ply)
         return response
+
+    # -------------------------------------------------------------- who may do what
+
+    def _seat_scope(self, request: Any, record: Record) -> int | None:
+        """The one seat a call may see and act as (its seat credential's), or None
+        for full access: no credential while the server does not require one."""
+        credential = request.seat_credential
+        if credential:
+            return self._seats.seat_of(credential, record.game_id)
+        if self.require_seat_credentials:
+            raise denied(
+                ServiceReason.SEAT_CREDENTIAL_REQUIRED,
+                "this server requires a seat credential (seat_credential)",
+            )
+        return None
+
+    def _events_seat(self, request: Any, scope: int | None, players: int) -> int | None:
+        """Whose events an answer carries: the scope's, the one asked for, or None: all
+        (only the public ones when credentials are required)."""
+        if not request.HasField("events_seat"):
+            return scope
+        asked = request.events_seat
+        with _rule_errors():
+            check_seat(asked, players)
+        _check_seat_permitted(scope, asked, "see the events of")
+        return asked
 
     # -------------------------------------------------------------- RPCs
 
@@ -156,35 +219,68 @@ class EngineHandlers:
         return pb.GetCatalogResponse(games=[codec.game_info_to_pb(g) for g in GAMES.values()])
 
     def new_game(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
+        seeded = request.HasField("seed")
         with _rule_errors():
             name, rules = codec.rules_from_request(request)
             game = get_game(name)
-            seed = request.seed if request.HasField("seed") else self._seed_source()
+            decks = codec.decks_from_request(request)
             first_dealer = request.first_dealer if request.HasField("first_dealer") else None
+            # Without a seed or decks nothing fixes the cards to come: the first
+            # deal takes fresh randomness now, every later deal and draw its own.
             state, events = game.new_game(
-                rules, seed=seed, decks=codec.decks_from_request(request), first_dealer=first_dealer
+                rules,
+                seed=request.seed if seeded else self._seed_source(),
+                decks=decks,
+                first_dealer=first_dealer,
+                fresh=not seeded and not decks,
             )
+            seat = self._events_seat(request, None, rules.players)
         self._metrics.mazzo_games_started_total.labels(game=name).inc()
-        return self._with_new_state(pb.NewGameResponse(seed=seed), game, state, events)
+        game_id = os.urandom(GAME_ID_BYTES)
+        response = pb.NewGameResponse(
+            seat_credentials=[
+                pb.SeatCredential(seat=s, credential=self._seats.issue(game_id, s))
+                for s in range(rules.players)
+            ]
+        )
+        if seeded:
+            response.seed = request.seed
+        if seat is not None or self.require_seat_credentials:
+            events = events_for(events, seat)
+        return self._with_new_state(response, game, (state, game_id, 0), events)
 
     def play(self, request: pb.PlayRequest) -> pb.PlayResponse:
-        state = self._open(request.state)
+        record = self._open(request.state)
+        state = record.state
         game = game_of(state)
+        scope = self._seat_scope(request, record)
+        _check_ply(request, record)
         move = self._move(request)
+        _check_seat_permitted(scope, move.seat, "play for")
+        seat = self._events_seat(request, scope, state.rules.players)
         try:
-            state, events = game.apply(state, move)
+            # A game without a seed deals and draws with fresh randomness, drawn here.
+            state, events = game.apply(state, move, random_u64() if state.fresh_draws else None)
         except IllegalMove as error:
             self._count_move(game.name, "refused")
             raise ApiError.from_rule_error(error) from error
         except RuleError as error:
             raise ApiError.from_rule_error(error) from error
         self._count_move(game.name, "applied")
-        return self._with_new_state(pb.PlayResponse(), game, state, events)
+        if seat is not None or self.require_seat_credentials:
+            events = events_for(events, seat)
+        return self._with_new_state(
+            pb.PlayResponse(), game, (state, record.game_id, record.ply + 1), events
+        )
 
     def validate(self, request: pb.ValidateRequest) -> pb.ValidateResponse:
-        state = self._open(request.state)
+        record = self._open(request.state)
+        state = record.state
         game = game_of(state)
+        scope = self._seat_scope(request, record)
+        _check_ply(request, record)
         move = self._move(request)
+        _check_seat_permitted(scope, move.seat, "validate a move for")
         try:
             game.resolve(state, move)
         except IllegalMove as error:
@@ -201,21 +297,29 @@ class EngineHandlers:
         return pb.ValidateResponse(legal=True)
 
     def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
-        state = self._open(request.state)
+        record = self._open(request.state)
+        state = record.state
         game = game_of(state)
+        scope = self._seat_scope(request, record)
         status = game.status(state)
         if status.seat_to_play is None:
             raise ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, "the game is over"))
+        # The moves show the hand of the seat to play: only that seat may list them.
+        _check_seat_permitted(scope, status.seat_to_play, "list the moves of")
         return pb.LegalMovesResponse(
             seat=status.seat_to_play,
             moves=[codec.move_to_pb(m) for m in game.legal_moves(state)],
         )
 
     def view(self, request: pb.ViewRequest) -> pb.ViewResponse:
-        state = self._open(request.state)
+        record = self._open(request.state)
+        state = record.state
+        _check_seat_permitted(self._seat_scope(request, record), request.seat, "view")
         with _rule_errors():
             seen = game_of(state).view(state, request.seat)
-        return pb.ViewResponse(view=codec.view_to_pb(seen))
+        response = pb.ViewResponse(view=codec.view_to_pb(seen))
+        _write_version(response.view.status, record.game_id, record.ply)
+        return response
 
     # -------------------------------------------------------------- helpers
 
@@ -227,6 +331,38 @@ class EngineHandlers:
             return codec.move_from_pb(request.move)
         except RuleError as error:
             raise ApiError.from_rule_error(error) from error
+
+
+def _check_seat_permitted(scope: int | None, seat: int, what: str) -> None:
+    """A call limited to seat ``scope`` may not concern another ``seat``."""
+    if scope is not None and seat != scope:
+        raise denied(
+            ServiceReason.SEAT_NOT_PERMITTED,
+            f"seat {scope}'s credential may not {what} seat {seat}",
+            seat=str(scope),
+        )
+
+
+def _check_ply(request: pb.PlayRequest | pb.ValidateRequest, record: Record) -> None:
+    """Compare-and-set: ABORTED when the caller expected the state at another ply."""
+    if request.HasField("expected_ply") and request.expected_ply != record.ply:
+        raise ApiError(
+            grpc.StatusCode.ABORTED,
+            ServiceReason.STATE_VERSION_MISMATCH,
+            f"the state is at ply {record.ply}, not {request.expected_ply}",
+            {"ply": str(record.ply)},
+        )
+
+
+def _write_status(message: pb.Status, game: Game, state: Any, game_id: bytes, ply: int) -> None:
+    codec.write_status(message, game.status(state))
+    _write_version(message, game_id, ply)
+
+
+def _write_version(message: pb.Status, game_id: bytes, ply: int) -> None:
+    message.game_id = game_id_text(game_id)
+    if ply:  # a zero is left unset: proto3 writes none
+        message.ply = ply
 
 
 # ---------------------------------------------------------------- the RPC table

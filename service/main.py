@@ -21,7 +21,6 @@ from service.grpc_server import GrpcServer
 from service.handlers import EngineHandlers
 from service.metrics import Metrics, serve_metrics
 from service.rest import create_app
-from service.state_token import StateSealer
 
 log = logging.getLogger("mazzo")
 
@@ -50,7 +49,7 @@ def main() -> int:
 def serve_one_process(config: Config) -> int:
     """MAZZO_WORKERS=1: gRPC, REST and metrics in this process, until SIGTERM or SIGINT."""
     metrics = Metrics()
-    handlers = EngineHandlers(StateSealer(config.state_keys), metrics)
+    handlers = EngineHandlers.from_config(config, metrics)
 
     # Handlers first: a SIGTERM that arrives while starting (or right after the
     # "listening" lines) must drain and exit 0, not kill the process.
@@ -75,7 +74,10 @@ def serve_one_process(config: Config) -> int:
 
     host, port = split_addr(config.http_addr)
     http_server = make_server(
-        host, port, create_app(handlers, metrics, config.max_request_bytes), threaded=True
+        host,
+        port,
+        create_app(handlers, metrics, config.max_request_bytes, config.metrics_on_rest),
+        threaded=True,
     )
     # Request threads are joined on close, so in-flight REST calls finish too.
     http_server.daemon_threads = False

@@ -403,8 +403,8 @@ class GrpcMetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
 # ---------------------------------------------------------------------- HTTP
 
 
-def instrument_flask(app: flask.Flask, metrics: Metrics) -> None:
-    """Count and time every request, and serve GET /metrics from `app`.
+def instrument_flask(app: flask.Flask, metrics: Metrics, serve_metrics: bool = True) -> None:
+    """Count and time every request, and serve GET /metrics from `app` (if `serve_metrics`).
 
     The route label is the URL rule ("/v1/games:play"), never the raw path, and
     "unmatched" when no rule matched, so that label values stay few.
@@ -423,7 +423,10 @@ def instrument_flask(app: flask.Flask, metrics: Metrics) -> None:
 
     app.before_request(start_clock)
     app.after_request(record)
-    app.add_url_rule("/metrics", endpoint="mazzo_metrics", view_func=metrics_view, methods=["GET"])
+    if serve_metrics:
+        app.add_url_rule(
+            "/metrics", endpoint="mazzo_metrics", view_func=metrics_view, methods=["GET"]
+        )
 
 
 def _record_request(metrics: Metrics, status: int) -> None:

@@ -84,13 +84,20 @@ def _internal_error(exc: Exception) -> Response:
     return _error_response(ApiError.internal())
 
 
-def create_app(handlers: EngineHandlers, metrics: Metrics, max_request_bytes: int = 65536) -> Flask:
-    # No static folder: the gateway serves the proto's routes and /metrics, nothing else.
+def create_app(
+    handlers: EngineHandlers,
+    metrics: Metrics,
+    max_request_bytes: int = 65536,
+    metrics_on_rest: bool = False,
+) -> Flask:
+    """The gateway; /metrics only with ``metrics_on_rest`` (MAZZO_METRICS_ON_REST):
+    by default it is on the metrics address alone, away from callers."""
+    # No static folder: the gateway serves the proto's routes (and /metrics), nothing else.
     app = Flask("mazzo", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = max_request_bytes
     for rpc in rpcs(handlers):
         app.add_url_rule(rpc.http_path, rpc.name, _view(rpc), methods=[rpc.http_method])
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
-    instrument_flask(app, metrics)
+    instrument_flask(app, metrics, serve_metrics=metrics_on_rest)
     return app

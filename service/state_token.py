@@ -8,18 +8,23 @@ server key named by a key id; every configured key opens, the first one seals.
 
 Format (all lengths in bytes; integers are big endian)::
 
-    version             1   FORMAT_VERSION (1)
+    version             1   FORMAT_VERSION (2)
     key id length       1   1..16
     key id              n   ASCII [A-Za-z0-9_-]
     ciphertext length   2   length of "ciphertext + tag" below
     nonce              12   random (os.urandom, drawn in batches), fresh for every token
     ciphertext + tag    m   AES-GCM output; the tag is the last 16 bytes
 
+The plaintext is the time the token was sealed (8 bytes, whole seconds since
+the epoch, from the sealer's clock) followed by the payload: a sealer given a
+``max_age`` refuses older tokens (STATE_EXPIRED), so a key can be retired once
+that long has passed since it last sealed.
+
 Everything before the nonce (the header) is passed to AES-GCM as associated
 data, so no header byte can change undetected. The declared ciphertext length
 is what lets a truncated token (STATE_TRUNCATED) be told apart from an altered
 or extended one (STATE_TAMPERED). The overhead is 1 + 1 + len(key id) + 2 +
-12 + 16 bytes, and a payload may be at most 65535 - 16 bytes long.
+12 + 8 + 16 bytes, and a payload may be at most 65535 - 16 - 8 bytes long.
 
 Refusals raise StateTokenError with a stable reason code that programs act on
 (the REST and gRPC layers put it in google.rpc.ErrorInfo) and a message that a
@@ -32,17 +37,23 @@ import base64
 import binascii
 import os
 import re
+import struct
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 NONCE_BYTES = 12
 TAG_BYTES = 16
+#: When the token was sealed: whole seconds since the epoch, the plaintext's start.
+SEALED_AT = struct.Struct(">Q")
 MAX_CIPHERTEXT_BYTES = 0xFFFF
-MAX_PAYLOAD_BYTES = MAX_CIPHERTEXT_BYTES - TAG_BYTES
+MAX_PAYLOAD_BYTES = MAX_CIPHERTEXT_BYTES - TAG_BYTES - SEALED_AT.size
 KEY_SIZES = (16, 24, 32)
 DEV_KEY_ID = "dev"
 
@@ -51,17 +62,19 @@ STATE_TRUNCATED = "STATE_TRUNCATED"
 STATE_VERSION_UNSUPPORTED = "STATE_VERSION_UNSUPPORTED"
 STATE_KEY_UNKNOWN = "STATE_KEY_UNKNOWN"
 STATE_TAMPERED = "STATE_TAMPERED"
+STATE_EXPIRED = "STATE_EXPIRED"
 REASONS = (
     STATE_MISSING,
     STATE_TRUNCATED,
     STATE_VERSION_UNSUPPORTED,
     STATE_KEY_UNKNOWN,
     STATE_TAMPERED,
+    STATE_EXPIRED,
 )
 
 _KEY_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,16}")
 # version + key id length + shortest key id + ciphertext length + nonce + tag
-MIN_TOKEN_BYTES = 1 + 1 + 1 + 2 + NONCE_BYTES + TAG_BYTES
+MIN_TOKEN_BYTES = 1 + 1 + 1 + 2 + NONCE_BYTES + SEALED_AT.size + TAG_BYTES
 
 
 class StateTokenError(Exception):
@@ -103,12 +116,25 @@ def check_keys(keys: Sequence[tuple[str, bytes]]) -> None:
 
 
 class StateSealer:
-    """Seals payloads under the first key and opens tokens sealed by any key."""
+    """Seals payloads under the first key and opens tokens sealed by any key.
 
-    def __init__(self, keys: Sequence[tuple[str, bytes]]) -> None:
+    ``max_age`` (seconds; None: no limit) refuses tokens sealed longer ago than
+    that, by ``clock`` (seconds since the epoch; tests pass their own).
+    """
+
+    def __init__(
+        self,
+        keys: Sequence[tuple[str, bytes]],
+        *,
+        max_age: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         check_keys(keys)
+        self._keys = tuple(keys)
         self._seal_kid = keys[0][0]
         self._ciphers = {kid: AESGCM(key) for kid, key in keys}
+        self.max_age = max_age
+        self._clock = clock
         # What every seal repeats, made once: the sealing cipher and the header's start.
         self._seal_cipher = self._ciphers[self._seal_kid]
         self._header_start = _header_start(self._seal_kid)
@@ -118,30 +144,62 @@ class StateSealer:
         """The key id new tokens carry (useful in logs: it is not secret)."""
         return self._seal_kid
 
+    def now(self) -> int:
+        """The sealer's clock, in whole seconds: what a token sealed now records."""
+        return int(self._clock())
+
     def seal(self, payload: bytes) -> bytes:
-        """Encrypt and authenticate `payload` into a token."""
+        """Encrypt and authenticate `payload`, with the time, into a token."""
+        return self.seal_dated(payload)[0]
+
+    def seal_dated(self, payload: bytes) -> tuple[bytes, int]:
+        """:meth:`seal`, and the time the token records."""
         if len(payload) > MAX_PAYLOAD_BYTES:
             raise ValueError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD_BYTES}")
-        header = self._header_start + (len(payload) + TAG_BYTES).to_bytes(2, "big")
+        sealed_at = self.now()
+        plaintext = SEALED_AT.pack(sealed_at) + payload
+        header = self._header_start + (len(plaintext) + TAG_BYTES).to_bytes(2, "big")
         nonce = _NONCES.take()
-        sealed = self._seal_cipher.encrypt(nonce, payload, header)
-        return header + nonce + sealed
+        sealed = self._seal_cipher.encrypt(nonce, plaintext, header)
+        return header + nonce + sealed, sealed_at
 
     def open(self, token: bytes) -> bytes:
         """Check and decrypt `token`, or raise StateTokenError saying why not."""
+        return self.open_dated(token)[0]
+
+    def open_dated(self, token: bytes) -> tuple[bytes, int]:
+        """:meth:`open`, and the time the token was sealed."""
         kid, header_end = _parse_header(token)
         cipher = self._ciphers.get(kid)
         if cipher is None:
             raise StateTokenError(STATE_KEY_UNKNOWN, f"state sealed by unknown key {kid!r}")
         nonce = token[header_end : header_end + NONCE_BYTES]
         try:
-            return cipher.decrypt(nonce, token[header_end + NONCE_BYTES :], token[:header_end])
+            plaintext = cipher.decrypt(nonce, token[header_end + NONCE_BYTES :], token[:header_end])
         except InvalidTag:
             raise StateTokenError(STATE_TAMPERED, "state failed authentication") from None
+        (sealed_at,) = SEALED_AT.unpack_from(plaintext)
+        self.check_age(sealed_at)
+        return plaintext[SEALED_AT.size :], sealed_at
+
+    def check_age(self, sealed_at: int) -> None:
+        """Refuse (STATE_EXPIRED) a token sealed more than ``max_age`` seconds ago."""
+        if self.max_age is not None and self._clock() - sealed_at > self.max_age:
+            raise StateTokenError(
+                STATE_EXPIRED, f"state is older than the server's limit of {self.max_age:g} s"
+            )
+
+    def derived_keys(self, purpose: bytes) -> list[tuple[str, bytes]]:
+        """A 32-byte key for ``purpose`` from each state key (HKDF-SHA256), by key id,
+        the sealing key's first: other MACs ride on the same keys and rotation."""
+        return [
+            (kid, HKDF(hashes.SHA256(), 32, salt=None, info=purpose).derive(key))
+            for kid, key in self._keys
+        ]
 
 
 class _NonceSource:
-    """Random 96-bit nonces, read from os.urandom a batch at a time.
+    """Random 96-bit nonces (or ``size`` bytes), read from os.urandom a batch at a time.
 
     Why batches: os.urandom is a system call that lets go of the GIL, and in a
     busy gRPC server the sealing thread then waits for other threads to hand it
@@ -154,7 +212,8 @@ class _NonceSource:
 
     BATCH = 256
 
-    def __init__(self) -> None:
+    def __init__(self, size: int = NONCE_BYTES) -> None:
+        self.size = size
         self.forget()
 
     def forget(self) -> None:
@@ -168,15 +227,23 @@ class _NonceSource:
         with self._lock:
             start = self._next
             if start >= len(self._batch) or self._pid != os.getpid():
-                self._batch = os.urandom(NONCE_BYTES * self.BATCH)
+                self._batch = os.urandom(self.size * self.BATCH)
                 self._pid = os.getpid()
                 start = 0
-            self._next = start + NONCE_BYTES
-            return self._batch[start : start + NONCE_BYTES]
+            self._next = start + self.size
+            return self._batch[start : start + self.size]
 
 
 _NONCES = _NonceSource()
 os.register_at_fork(after_in_child=_NONCES.forget)
+_ENTROPY = _NonceSource(8)
+os.register_at_fork(after_in_child=_ENTROPY.forget)
+
+
+def random_u64() -> int:
+    """64 fresh random bits (os.urandom, read in batches like the nonces): the
+    entropy of a deal or draw in a game without a seed."""
+    return int.from_bytes(_ENTROPY.take(), "big")
 
 
 def _header_start(kid: str) -> bytes:
@@ -197,7 +264,7 @@ def _parse_header(token: bytes) -> tuple[str, int]:
         raise _truncated(len(token), MIN_TOKEN_BYTES)
     header_end = 2 + token[1] + 2
     declared = int.from_bytes(token[header_end - 2 : header_end], "big")
-    _check_length(len(token), header_end + NONCE_BYTES + max(declared, TAG_BYTES))
+    _check_length(len(token), header_end + NONCE_BYTES + max(declared, SEALED_AT.size + TAG_BYTES))
     return _decode_kid(token[2 : header_end - 2]), header_end
 
 

@@ -64,7 +64,6 @@ from service.grpc_server import GrpcServer
 from service.handlers import EngineHandlers
 from service.metrics import Metrics, mark_process_dead, use_multiprocess_dir
 from service.rest import create_app
-from service.state_token import StateSealer
 
 log = logging.getLogger("mazzo")
 
@@ -178,7 +177,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]
         os.close(plan.ready_pipe[0])
         plan.grpc_reservation.close()  # the parent keeps the port; this copy is not needed
         metrics = Metrics()
-        handlers = EngineHandlers(StateSealer(config.state_keys), metrics)
+        handlers = EngineHandlers.from_config(config, metrics)
         self.grpc = GrpcServer(
             handlers,
             metrics,
@@ -189,7 +188,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]
             worker=str(self.pid),
         )
         self.grpc.start()
-        rest = create_app(handlers, metrics, config.max_request_bytes)
+        rest = create_app(handlers, metrics, config.max_request_bytes, config.metrics_on_rest)
         exporter = make_wsgi_app(metrics.exposition_registry)
         self._wsgi = worker_app(rest, exporter, plan.metrics, self.pid)
         super().init_process()

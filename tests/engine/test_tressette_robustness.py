@@ -25,7 +25,8 @@ def test_shown_cards_are_forgotten_when_the_stock_runs_out_so_the_state_stays_sm
 def test_unknown_option_bits_are_refused_as_corrupt():
     state, _ = new_game(TressetteRules(players=2), seed=1)
     data = bytearray(dump_state(state))
-    data[5] |= 0b10  # tag, format, players, target (2 bytes), then the option bits
+    # tag, format, players, target (2 bytes), then the flags: napoletana, fresh draws
+    data[5] |= 0b100
     with pytest.raises(InvalidInput) as refused:
         load_state(bytes(data))
     assert refused.value.reason is Reason.STATE_CORRUPT

@@ -10,7 +10,8 @@ import base64
 import http.client
 import json
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ from service.handlers import EngineHandlers
 from service.metrics import Metrics
 from service.rest import create_app
 from service.state_token import StateSealer
+from service.trust import load_record
 
 Keys = Sequence[tuple[str, bytes]]
 
@@ -39,6 +41,11 @@ SAME_KID_OTHER_SECRET_KEYS: Keys = (("k1", bytes(range(100, 132))),)
 SUITS = "DCSB"
 #: The 40 cards in canonical order: 1D..10D, 1C..10C, 1S..10S, 1B..10B.
 ALL_CARDS = tuple(f"{rank}{suit}" for suit in SUITS for rank in range(1, 11))
+
+
+def state_of(token: bytes, keys: Keys = KEYS) -> Any:
+    """The engine state a token holds (the tests hold the servers' keys)."""
+    return load_record(StateSealer(list(keys)).open(token))[0]
 
 
 # ---------------------------------------------------------------- decks
@@ -105,16 +112,21 @@ def running_stack(
     metrics: Metrics | None = None,
     rest: bool = True,
     max_request_bytes: int = 65536,
+    metrics_on_rest: bool = False,
+    require_seat_credentials: bool = False,
+    max_age: float | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> Iterator[Stack]:
     """Start the real servers on free ports of 127.0.0.1; stop them on exit."""
     metrics = metrics or Metrics()
-    handlers = EngineHandlers(StateSealer(list(keys)), metrics)
+    sealer = StateSealer(list(keys), max_age=max_age, clock=clock)
+    handlers = EngineHandlers(sealer, metrics, require_seat_credentials=require_seat_credentials)
     grpc_server = GrpcServer(handlers, metrics, "127.0.0.1:0", workers=4)
     grpc_server.start()
     http_server = http_thread = None
     try:
         if rest:
-            app = create_app(handlers, metrics, max_request_bytes)
+            app = create_app(handlers, metrics, max_request_bytes, metrics_on_rest)
             http_server = make_server("127.0.0.1", 0, app, threaded=True)
             http_thread = threading.Thread(
                 target=http_server.serve_forever, name="rest-under-test", daemon=True

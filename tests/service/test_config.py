@@ -33,6 +33,9 @@ def test_defaults() -> None:
     assert config.workers == default_workers()
     assert config.max_request_bytes == 65536
     assert config.log_level == "INFO"
+    assert not config.metrics_on_rest  # /metrics stays off the callers' port
+    assert config.state_max_age is None
+    assert not config.require_seat_credentials
 
 
 def test_workers_default_to_one_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -67,6 +70,9 @@ def test_every_variable_parsed() -> None:
         "MAZZO_WORKERS": "3",
         "MAZZO_MAX_REQUEST_BYTES": "1024",
         "MAZZO_LOG_LEVEL": "debug",
+        "MAZZO_METRICS_ON_REST": "true",
+        "MAZZO_STATE_MAX_AGE": "86400",
+        "MAZZO_REQUIRE_SEAT_CREDENTIALS": "TRUE",
         "UNRELATED": "ignored",
     }
     config = Config.from_env(env)
@@ -80,6 +86,9 @@ def test_every_variable_parsed() -> None:
         workers=3,
         max_request_bytes=1024,
         log_level="DEBUG",
+        metrics_on_rest=True,
+        state_max_age=86400.0,
+        require_seat_credentials=True,
     )
     assert not config.dev_key
 
@@ -93,6 +102,10 @@ def test_from_env_defaults_to_os_environ(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_empty_metrics_addr_disables() -> None:
     assert Config.from_env({"MAZZO_METRICS_ADDR": ""}).metrics_addr == ""
     assert Config.from_env({"MAZZO_METRICS_ADDR": "  "}).metrics_addr == ""
+
+
+def test_empty_max_age_means_no_limit() -> None:
+    assert Config.from_env({"MAZZO_STATE_MAX_AGE": ""}).state_max_age is None
 
 
 def test_zero_grace_is_allowed() -> None:
@@ -145,6 +158,11 @@ BAD_VALUES = [
     ("MAZZO_MAX_REQUEST_BYTES", str(2**31), "bad number"),
     ("MAZZO_LOG_LEVEL", "LOUD", "bad log level"),
     ("MAZZO_LOG_LEVEL", "", "bad log level"),
+    ("MAZZO_METRICS_ON_REST", "sure", "bad switch"),
+    ("MAZZO_REQUIRE_SEAT_CREDENTIALS", "", "bad switch"),
+    ("MAZZO_STATE_MAX_AGE", "0", "above 0"),
+    ("MAZZO_STATE_MAX_AGE", "a day", "bad number"),
+    ("MAZZO_STATE_MAX_AGE", "-5", "bad number"),
 ]
 
 

@@ -19,7 +19,6 @@ from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from engine import load_state
 from engine.scopa import PrimieraRule, ScopaRules
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
@@ -33,6 +32,7 @@ from tests.service.support import (
     deck,
     move,
     refused,
+    state_of,
 )
 
 HANDS = ("7D 5C 9B", "1S 6B 2B")
@@ -126,11 +126,11 @@ def test_new_game_with_a_seed_is_reproducible(client: MazzoClient) -> None:
     assert status.target == 11
 
 
-def test_new_game_without_a_seed_returns_the_seed_it_picked(client: MazzoClient) -> None:
+def test_new_game_returns_the_seed_only_when_the_caller_gave_it(client: MazzoClient) -> None:
     first, second = client.new_game(2), client.new_game(2)
-    assert first.seed != second.seed
-    replay = client.new_game(2, seed=first.seed)
-    assert list(replay.events) == list(first.events)
+    assert not first.HasField("seed") and not second.HasField("seed")
+    assert list(first.events) != list(second.events)  # fresh randomness, not a fixed seed
+    assert client.new_game(2, seed=0).HasField("seed")  # even a zero the caller gave
 
 
 def test_new_game_from_an_explicit_deck_deals_it(dealt: pb.NewGameResponse) -> None:
@@ -170,13 +170,13 @@ def test_new_game_options_reach_the_rules(client: MazzoClient) -> None:
     game = client.new_game(2, scopa=options, seed=9)
     assert game.status.target == 5
     # White box: the sealed state carries exactly these rules.
-    state = load_state(StateSealer(list(KEYS)).open(game.state))
+    state = state_of(game.state)
     assert state.rules == ScopaRules(players=2, target=5, napola=True, primiera=PrimieraRule.SEVENS)
 
 
 def test_new_game_defaults_are_the_catalogs(client: MazzoClient) -> None:
     game = client.new_game(2, seed=9)
-    state = load_state(StateSealer(list(KEYS)).open(game.state))
+    state = state_of(game.state)
     assert state.rules == ScopaRules(players=2, target=11, napola=False)
 
 
@@ -573,7 +573,7 @@ BAD_TOKENS = [
     pytest.param(lambda t: _flip(t, len(t) - 20), "STATE_TAMPERED", id="STATE_TAMPERED-body"),
     pytest.param(lambda t: _flip(t, len(t) - 1), "STATE_TAMPERED", id="STATE_TAMPERED-tag"),
     pytest.param(lambda t: t + b"\x00", "STATE_TAMPERED", id="STATE_TAMPERED-extended"),
-    pytest.param(lambda t: b"\x02" + t[1:], "STATE_VERSION_UNSUPPORTED", id="STATE_VERSION"),
+    pytest.param(lambda t: b"\x01" + t[1:], "STATE_VERSION_UNSUPPORTED", id="STATE_VERSION"),
     pytest.param(lambda t: t[:3] + b"x" + t[4:], "STATE_KEY_UNKNOWN", id="STATE_KEY_UNKNOWN-id"),
 ]
 

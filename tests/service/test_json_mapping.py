@@ -243,10 +243,13 @@ def test_presence_and_defaults() -> None:
         "handNumber": 0,
         "gameOver": False,
         "target": 0,
+        "gameId": "",
+        "ply": 0,
     }
     event = pb.Event(visible_to=0, cards_dealt=pb.CardsDealt())
     assert message_to_dict(event) == {"visibleTo": 0, "cardsDealt": {"seat": 0, "cards": []}}
     assert message_to_dict(pb.NewGameResponse(seed=2**64 - 1))["seed"] == "18446744073709551615"
+    assert "seed" not in message_to_dict(pb.NewGameResponse())  # the caller gave none
 
 
 # ---------------------------------------------------------------- round trips

@@ -25,7 +25,7 @@ Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 @pytest.fixture(scope="module")
 def measured() -> Iterator[Stack]:
-    with running_stack(KEYS, metrics=Metrics()) as stack:
+    with running_stack(KEYS, metrics=Metrics(), metrics_on_rest=True) as stack:
         yield stack
 
 

@@ -21,8 +21,21 @@ from hypothesis import strategies as st
 
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
+from service.handlers import EngineHandlers
+from service.metrics import Metrics
+from service.rest import create_app
 from service.state_token import StateSealer
-from tests.service.support import KEYS, Stack, b64, cards, deck, http_call, move, unb64
+from tests.service.support import (
+    KEYS,
+    Stack,
+    b64,
+    cards,
+    deck,
+    http_call,
+    move,
+    state_of,
+    unb64,
+)
 
 HANDS = ("7D 5C 9B", "1S 6B 2B")
 TABLE = "2C 5S 3S 4B"
@@ -116,10 +129,13 @@ def test_catalog(rest_port: int, stub: engine_pb2_grpc.EngineStub) -> None:
 
 
 def test_new_game_as_in_the_issue(dealt: dict[str, Any], stub: engine_pb2_grpc.EngineStub) -> None:
-    assert set(dealt) == {"state", "events", "status", "seed"}
+    assert set(dealt) == {"state", "events", "status", "seed", "seatCredentials"}
     assert dealt["seed"] == "42"  # uint64 is a string in proto3 JSON
+    assert [c["seat"] for c in dealt["seatCredentials"]] == [0, 1]
     token = unb64(dealt["state"])
-    assert token[0] == 1 and len(token) < 300
+    assert token[0] == 2 and len(token) < 200
+    game_id = dealt["status"].pop("gameId")
+    assert len(game_id) == 16
     assert dealt["status"] == {
         "game": "scopa",
         "players": 2,
@@ -129,6 +145,7 @@ def test_new_game_as_in_the_issue(dealt: dict[str, Any], stub: engine_pb2_grpc.E
         "scores": [0, 0],
         "gameOver": False,
         "target": 11,
+        "ply": 0,
     }
     assert dealt["events"] == [
         {
@@ -152,7 +169,7 @@ def test_new_game_with_the_primiera_rule_by_name(rest_port: int) -> None:
     body = {"scopa": {"primiera": "PRIMIERA_RULE_SEVENS", "target": 3}, "players": 3}
     reply = post(rest_port, "/v1/games", body)
     assert reply["status"]["players"] == 3 and reply["status"]["target"] == 3
-    assert int(reply["seed"]) >= 0
+    assert "seed" not in reply  # returned only when the caller gave it
 
 
 def test_play(rest_port: int, state: str) -> None:
@@ -209,6 +226,7 @@ def test_legal_moves(rest_port: int, state: str) -> None:
 
 def test_view(rest_port: int, state: str) -> None:
     reply = post(rest_port, "/v1/games:view", {"state": state, "seat": 1})
+    assert len(reply["view"]["status"].pop("gameId")) == 16
     assert reply == {
         "view": {
             "seat": 1,
@@ -230,6 +248,7 @@ def test_view(rest_port: int, state: str) -> None:
                 "scores": [0, 0],
                 "gameOver": False,
                 "target": 11,
+                "ply": 0,
             },
             "trick": [],
             "leader": 0,
@@ -270,8 +289,7 @@ def test_the_state_may_be_any_base64_spelling(rest_port: int, state: str, spell:
 
 def _same_state(first: str, second: bytes) -> None:
     """Tokens differ (fresh nonces); what they seal must not."""
-    sealer = StateSealer(list(KEYS))
-    assert sealer.open(unb64(first)) == sealer.open(second)
+    assert state_of(unb64(first)) == state_of(second)
 
 
 def _token(stub: engine_pb2_grpc.EngineStub) -> bytes:
@@ -312,6 +330,10 @@ def test_rest_and_grpc_give_the_same_json(
         rest_json = post(rest_port, path, json_format.MessageToDict(request))
     if "state" in grpc_json:
         _same_state(rest_json.pop("state"), unb64(grpc_json.pop("state")))
+    if rpc == "NewGame":  # two games: their ids, and so their seats' credentials, differ
+        for reply in (rest_json, grpc_json):
+            reply["status"].pop("gameId")
+            assert len(reply.pop("seatCredentials")) == 2
     assert rest_json == grpc_json
 
 
@@ -385,7 +407,7 @@ def test_an_illegal_move_is_a_400_failed_precondition(
         ("/v1/games:play", b'{"move": {"seat": 0, "card": "1D"}}', "STATE_MISSING"),
         ("/v1/games:legalMoves", b'{"state": "AAAA"}', "STATE_VERSION_UNSUPPORTED"),
         ("/v1/games:legalMoves", b"{}", "STATE_MISSING"),
-        ("/v1/games:view", b'{"state": "AQ=="}', "STATE_TRUNCATED"),
+        ("/v1/games:view", b'{"state": "Ag=="}', "STATE_TRUNCATED"),
     ],
 )
 def test_malformed_input_is_a_400_invalid_argument(
@@ -473,7 +495,6 @@ def test_an_unknown_route_is_404_not_found(rest_port: int) -> None:
         ("GET", "/v1/games:play", "POST"),
         ("PUT", "/v1/games", "POST"),
         ("POST", "/v1/catalog", "GET, HEAD"),
-        ("DELETE", "/metrics", "GET, HEAD"),
     ],
 )
 def test_a_wrong_verb_is_405(rest_port: int, method: str, path: str, allowed: str) -> None:
@@ -505,15 +526,25 @@ def _proto_routes() -> set[tuple[str, str]]:
     return routes
 
 
-def test_the_gateway_serves_exactly_the_proto_routes_and_metrics(stack: Stack) -> None:
-    assert stack.http_server is not None
-    served = {
+def _served(app: Any) -> set[tuple[str, str]]:
+    return {
         (verb, rule.rule)
-        for rule in stack.http_server.app.url_map.iter_rules()  # type: ignore[attr-defined]
+        for rule in app.url_map.iter_rules()
         for verb in (rule.methods or set()) - {"HEAD", "OPTIONS"}
     }
+
+
+def test_the_gateway_serves_exactly_the_proto_routes(stack: Stack) -> None:
+    assert stack.http_server is not None
     assert len(_proto_routes()) == 6
-    assert served == _proto_routes() | {("GET", "/metrics")}
+    assert _served(stack.http_server.app) == _proto_routes()  # type: ignore[attr-defined]
+    assert http_call(stack.http_port, "GET", "/metrics").status == 404
+
+
+def test_metrics_on_rest_adds_the_metrics_route_and_nothing_else() -> None:
+    app = create_app(EngineHandlers(StateSealer(list(KEYS)), Metrics()), Metrics(), 65536, True)
+    assert _served(app) == _proto_routes() | {("GET", "/metrics")}
+    assert app.test_client().delete("/metrics").status_code == 405
 
 
 def test_every_proto_route_answers(rest_port: int) -> None:

@@ -45,7 +45,7 @@ def fleet() -> Iterator[Fleet]:
     """Four processes, started together (start-up is the slow part) and killed at the end."""
     with ExitStack() as stack:
         processes = Fleet(
-            live=stack.enter_context(started(MAZZO_STATE_KEYS=KEYS)),
+            live=stack.enter_context(started(MAZZO_STATE_KEYS=KEYS, MAZZO_METRICS_ON_REST="true")),
             twin=stack.enter_context(started(MAZZO_STATE_KEYS=KEYS)),
             stranger=stack.enter_context(started(MAZZO_STATE_KEYS=f"other={OTHER_KEY}")),
             dev=stack.enter_context(started()),
@@ -80,9 +80,14 @@ def test_both_transports_and_the_metrics_port_answer(fleet: Fleet) -> None:
     rest_game = http_call(live.ports["REST"], "POST", "/v1/games", {"scopa": {}, "seed": "11"})
     assert rest_game.status == 200
     assert rest_game.json()["events"][0]["deal"]["table"] == list(game.events[0].deal.table)
-    # The metrics port and the REST port's /metrics show the same registry.
+    # The metrics port and the REST port's /metrics (MAZZO_METRICS_ON_REST) show the same registry.
     assert metric(live.ports["metrics"], games) == before + 2
     assert metric(live.ports["REST"], games) == before + 2
+
+
+def test_metrics_stay_off_the_rest_port_by_default(fleet: Fleet) -> None:
+    assert http_call(fleet.twin.ports["REST"], "GET", "/metrics").status == 404
+    assert http_call(fleet.twin.ports["metrics"], "GET", "/metrics").status == 200
 
 
 def test_a_token_opens_in_another_process_with_the_same_keys(fleet: Fleet) -> None:

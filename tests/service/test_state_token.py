@@ -13,6 +13,8 @@ from service.state_token import (
     MAX_PAYLOAD_BYTES,
     NONCE_BYTES,
     REASONS,
+    SEALED_AT,
+    STATE_EXPIRED,
     STATE_KEY_UNKNOWN,
     STATE_MISSING,
     STATE_TAMPERED,
@@ -46,7 +48,7 @@ def refusal(sealer: StateSealer, token: bytes) -> str:
 
 
 def test_reasons_are_distinct_upper_snake() -> None:
-    assert len(set(REASONS)) == 5
+    assert len(set(REASONS)) == 6
     assert all(reason.isupper() and reason.startswith("STATE_") for reason in REASONS)
 
 
@@ -116,7 +118,7 @@ def test_a_batch_read_by_another_process_is_not_used(monkeypatch: pytest.MonkeyP
 def test_overhead_bound(kid: str) -> None:
     sealer = StateSealer([(kid, KEY_A)])
     overhead = len(sealer.seal(PAYLOAD)) - len(PAYLOAD)
-    assert overhead <= 1 + 1 + len(kid) + 2 + NONCE_BYTES + TAG_BYTES
+    assert overhead <= 1 + 1 + len(kid) + 2 + NONCE_BYTES + SEALED_AT.size + TAG_BYTES
 
 
 def test_payload_is_not_visible_in_token(sealer: StateSealer) -> None:
@@ -143,14 +145,14 @@ def test_appended_bytes_are_tampering(sealer: StateSealer, extra: bytes) -> None
     assert refusal(sealer, sealer.seal(PAYLOAD) + extra) == STATE_TAMPERED
 
 
-@pytest.mark.parametrize("version", [0, 2, 255])
+@pytest.mark.parametrize("version", [0, 1, 3, 255])
 def test_other_version_is_unsupported(sealer: StateSealer, version: int) -> None:
     token = sealer.seal(PAYLOAD)
     assert refusal(sealer, bytes([version]) + token[1:]) == STATE_VERSION_UNSUPPORTED
 
 
 def test_short_token_with_other_version_is_unsupported(sealer: StateSealer) -> None:
-    assert refusal(sealer, b"\x02") == STATE_VERSION_UNSUPPORTED
+    assert refusal(sealer, b"\x01") == STATE_VERSION_UNSUPPORTED
 
 
 def test_unknown_key_id(sealer: StateSealer) -> None:
@@ -272,3 +274,52 @@ def test_generate_dev_key() -> None:
     assert generate_dev_key()[1] != key
     sealer = StateSealer([(kid, key)])
     assert sealer.open(sealer.seal(PAYLOAD)) == PAYLOAD
+
+
+# ---------------------------------------------------------------- token age
+
+
+class Clock:
+    """A clock the test moves by hand: no sleeping."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_token_records_when_it_was_sealed() -> None:
+    clock = Clock(1_800_000_000.7)
+    sealer = StateSealer([("k1", KEY_A)], clock=clock)
+    token, sealed_at = sealer.seal_dated(PAYLOAD)
+    clock.now += 1000
+    assert sealed_at == 1_800_000_000
+    assert sealer.open_dated(token) == (PAYLOAD, 1_800_000_000)
+
+
+def test_a_token_older_than_the_max_age_is_expired() -> None:
+    clock = Clock(1_800_000_000)
+    sealer = StateSealer([("k1", KEY_A)], max_age=3600, clock=clock)
+    token = sealer.seal(PAYLOAD)
+    clock.now += 3600
+    assert sealer.open(token) == PAYLOAD  # exactly the limit still opens
+    clock.now += 1
+    assert refusal(sealer, token) == STATE_EXPIRED
+
+
+def test_without_a_max_age_tokens_never_expire() -> None:
+    clock = Clock(1_800_000_000)
+    sealer = StateSealer([("k1", KEY_A)], clock=clock)
+    token = sealer.seal(PAYLOAD)
+    clock.now += 10 * 365 * 86400
+    assert sealer.open(token) == PAYLOAD
+
+
+def test_derived_keys_differ_by_purpose_and_follow_the_key_order() -> None:
+    sealer = StateSealer([("new", KEY_B), ("old", KEY_A)])
+    seats = sealer.derived_keys(b"seats")
+    assert [kid for kid, _ in seats] == ["new", "old"]
+    assert seats != sealer.derived_keys(b"other")
+    assert all(len(key) == 32 and key not in (KEY_A, KEY_B) for _, key in seats)
+    assert StateSealer([("old", KEY_A)]).derived_keys(b"seats") == seats[1:]

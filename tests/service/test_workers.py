@@ -112,7 +112,7 @@ def sample(port: int, name: str, **labels: str) -> float:
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[Served]:
-    with started(MAZZO_WORKERS=str(WORKERS)) as server:
+    with started(MAZZO_WORKERS=str(WORKERS), MAZZO_METRICS_ON_REST="true") as server:
         server.wait_until_listening()
         yield server
 
@@ -247,7 +247,9 @@ def test_rest_errors_are_the_same_as_from_one_process(served: Served) -> None:
 
 
 def test_without_a_metrics_port_rest_still_serves_the_sums() -> None:
-    with started(MAZZO_WORKERS=str(WORKERS), MAZZO_METRICS_ADDR="") as served:
+    with started(
+        MAZZO_WORKERS=str(WORKERS), MAZZO_METRICS_ADDR="", MAZZO_METRICS_ON_REST="true"
+    ) as served:
         deadline = time.monotonic() + 30
         with served.changed:
             while not any("REST listening on" in line for line in served.lines):

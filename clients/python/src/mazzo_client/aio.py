@@ -25,7 +25,9 @@ class AsyncMazzoClient:
     ``tls=None`` opens an insecure channel (a server on this machine);
     ``tls=TLS(...)`` a secure one. ``metadata`` is sent with every call, and
     each method takes its own ``metadata`` and ``timeout`` (seconds; the
-    client's ``timeout`` when left out).
+    client's ``timeout`` when left out). ``credential`` (a seat credential from
+    NewGame's ``seat_credentials``) limits a call to that seat; ``expected_ply``
+    makes Play and Validate compare and set on ``status.ply``.
     """
 
     def __init__(
@@ -111,11 +113,15 @@ class AsyncMazzoClient:
         state: bytes,
         move: pb.Move,
         *,
+        credential: str = "",
+        expected_ply: int | None = None,
         metadata: Metadata | None = None,
         timeout: float | None = None,
     ) -> pb.PlayResponse:
         """Check and apply a move: the new state, the events and the status."""
-        request = pb.PlayRequest(state=state, move=move)
+        request = pb.PlayRequest(
+            state=state, move=move, seat_credential=credential, expected_ply=expected_ply
+        )
         return await self._call("Play", request, pb.PlayResponse, metadata, timeout)
 
     async def validate(
@@ -123,18 +129,27 @@ class AsyncMazzoClient:
         state: bytes,
         move: pb.Move,
         *,
+        credential: str = "",
+        expected_ply: int | None = None,
         metadata: Metadata | None = None,
         timeout: float | None = None,
     ) -> pb.ValidateResponse:
         """Whether a move is legal and, if not, the reason (no new state)."""
-        request = pb.ValidateRequest(state=state, move=move)
+        request = pb.ValidateRequest(
+            state=state, move=move, seat_credential=credential, expected_ply=expected_ply
+        )
         return await self._call("Validate", request, pb.ValidateResponse, metadata, timeout)
 
     async def legal_moves(
-        self, state: bytes, *, metadata: Metadata | None = None, timeout: float | None = None
+        self,
+        state: bytes,
+        *,
+        credential: str = "",
+        metadata: Metadata | None = None,
+        timeout: float | None = None,
     ) -> pb.LegalMovesResponse:
         """Every legal move of the seat to play."""
-        request = pb.LegalMovesRequest(state=state)
+        request = pb.LegalMovesRequest(state=state, seat_credential=credential)
         return await self._call("LegalMoves", request, pb.LegalMovesResponse, metadata, timeout)
 
     async def view(
@@ -142,9 +157,10 @@ class AsyncMazzoClient:
         state: bytes,
         seat: int,
         *,
+        credential: str = "",
         metadata: Metadata | None = None,
         timeout: float | None = None,
     ) -> pb.ViewResponse:
         """What one seat may see: its hand, the table, the public summary."""
-        request = pb.ViewRequest(state=state, seat=seat)
+        request = pb.ViewRequest(state=state, seat=seat, seat_credential=credential)
         return await self._call("View", request, pb.ViewResponse, metadata, timeout)
