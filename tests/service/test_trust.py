@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from clients import MazzoClient, MazzoError
 from mazzo.v1 import engine_pb2 as pb
+from mazzo_client import MazzoClient, MazzoError
 from tests.service.support import KEYS, Stack, running_stack
 from tests.service.trust_support import Api, Refused, Relay, both_apis, grpc_api
 
