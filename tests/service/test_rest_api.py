@@ -214,7 +214,6 @@ def test_view(rest_port: int, state: str) -> None:
             "seat": 1,
             "side": 1,
             "hand": cards(HANDS[1]),
-            "table": cards(TABLE),
             "handSizes": [3, 3],
             "stockSize": 30,
             "piles": [
@@ -231,8 +230,6 @@ def test_view(rest_port: int, state: str) -> None:
                 "gameOver": False,
                 "target": 11,
             },
-            "trick": [],
-            "leader": 0,
             "known": [],
             "face": "FACE_ITALIAN",
             "cardNames": {
@@ -244,6 +241,7 @@ def test_view(rest_port: int, state: str) -> None:
                 "3S": "tre di spade",
                 "4B": "quattro di bastoni",
             },
+            "scopa": {"table": cards(TABLE)},
         }
     }
 
