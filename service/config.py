@@ -72,6 +72,18 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
         "Largest request accepted: REST body limit and gRPC max receive size.",
     ),
     ("MAZZO_LOG_LEVEL", DEFAULT_LOG_LEVEL, "Log level: " + ", ".join(LOG_LEVELS) + "."),
+    (
+        "MAZZO_STRICT_JSON",
+        "false",
+        "true: REST refuses unknown JSON fields (MALFORMED_REQUEST); false: ignores them,"
+        " as protojson callers expect.",
+    ),
+    (
+        "MAZZO_CORS_ORIGINS",
+        "",
+        "Origins browsers may call the REST gateway from, comma-separated"
+        " (`https://app.example.com`, or `*` for any); unset: no CORS headers.",
+    ),
 )
 
 
@@ -102,6 +114,10 @@ class Config:
     workers: int = field(default_factory=default_workers)
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     log_level: str = DEFAULT_LOG_LEVEL
+    #: REST refuses unknown JSON fields instead of ignoring them.
+    strict_json: bool = False
+    #: Origins allowed by CORS ("*": any); empty: no CORS headers.
+    cors_origins: tuple[str, ...] = ()
 
     @property
     def dev_key(self) -> bool:
@@ -124,6 +140,8 @@ class Config:
                 src, "MAZZO_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BYTES, _positive_int
             ),
             log_level=_read(src, "MAZZO_LOG_LEVEL", DEFAULT_LOG_LEVEL, _log_level),
+            strict_json=_read(src, "MAZZO_STRICT_JSON", False, _boolean),
+            cors_origins=_read(src, "MAZZO_CORS_ORIGINS", (), _origins),
         )
 
 
@@ -213,6 +231,28 @@ def _log_level(text: str) -> str:
     if level not in LOG_LEVELS:
         raise ValueError(f"bad log level {text!r}: expected one of {', '.join(LOG_LEVELS)}")
     return level
+
+
+def _boolean(text: str) -> bool:
+    value = text.lower()
+    if value not in ("true", "false", "1", "0"):
+        raise ValueError(f"bad value {text!r}: expected true or false")
+    return value in ("true", "1")
+
+
+#: An origin as a browser sends it in the Origin header: scheme://host[:port].
+_ORIGIN_RE = re.compile(r"https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?")
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    """Comma-separated origins as browsers send them (scheme://host[:port]), or `*`."""
+    origins = tuple(part.strip() for part in text.split(",") if part.strip())
+    for origin in origins:
+        if origin != "*" and not _ORIGIN_RE.fullmatch(origin):
+            raise ValueError(
+                f"bad origin {origin!r}: expected scheme://host[:port] (no path, no slash), or *"
+            )
+    return origins
 
 
 def settings_table_markdown() -> str:

@@ -10,7 +10,7 @@ message type, encoded with orjson (compact UTF-8, one line).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import grpc
 import orjson
@@ -37,7 +37,10 @@ def _error_response(error: ApiError) -> Response:
     return _json(error.envelope(), error.http_status)
 
 
-def _view(rpc: Rpc) -> Callable[[], Response]:
+def _view(rpc: Rpc, *, strict_json: bool = False) -> Callable[[], Response]:
+    # Unknown fields are ignored unless strict: a newer client talks to an older server.
+    ignore_unknown = not strict_json
+
     def view() -> Response:
         message = rpc.request_type()
         if rpc.http_method != "GET":
@@ -46,7 +49,7 @@ def _view(rpc: Rpc) -> Callable[[], Response]:
             # a word; reading on raises 413 (REQUEST_TOO_LARGE) if it reached it.
             request.stream.read(1)
             try:
-                parse(body, message)
+                parse(body, message, ignore_unknown_fields=ignore_unknown)
             except JsonMappingError as exc:
                 return _error_response(ApiError.invalid(ServiceReason.MALFORMED_REQUEST, str(exc)))
         try:
@@ -84,13 +87,59 @@ def _internal_error(exc: Exception) -> Response:
     return _error_response(ApiError.internal())
 
 
-def create_app(handlers: EngineHandlers, metrics: Metrics, max_request_bytes: int = 65536) -> Flask:
+def create_app(
+    handlers: EngineHandlers,
+    metrics: Metrics,
+    max_request_bytes: int = 65536,
+    *,
+    strict_json: bool = False,
+    cors_origins: Sequence[str] = (),
+) -> Flask:
     # No static folder: the gateway serves the proto's routes and /metrics, nothing else.
     app = Flask("mazzo", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = max_request_bytes
     for rpc in rpcs(handlers):
-        app.add_url_rule(rpc.http_path, rpc.name, _view(rpc), methods=[rpc.http_method])
+        app.add_url_rule(
+            rpc.http_path, rpc.name, _view(rpc, strict_json=strict_json), methods=[rpc.http_method]
+        )
+    allow_cross_origin(app, cors_origins)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
     instrument_flask(app, metrics)
     return app
+
+
+# ---------------------------------------------------------------- CORS
+
+#: How long a browser may keep a preflight's answer (seconds).
+CORS_MAX_AGE = 600
+
+
+def allow_cross_origin(app: Flask, origins: Sequence[str]) -> None:
+    """Let browsers on ``origins`` ("*": any) call the API; no origins: no CORS headers.
+
+    Every answer to an allowed Origin (errors too, so that a page can read the
+    reason) names it; a preflight (OPTIONS with Access-Control-Request-Method,
+    answered by Flask's automatic OPTIONS with the route's Allow header) also
+    gets the methods, the headers asked for and how long to keep the answer.
+    """
+    allowed = frozenset(origins)
+    if not allowed:
+        return
+    any_origin = "*" in allowed
+
+    @app.after_request
+    def add_cors_headers(response: Response) -> Response:
+        origin = request.headers.get("Origin")
+        if origin is None or not (any_origin or origin in allowed):
+            return response
+        headers = response.headers
+        headers["Access-Control-Allow-Origin"] = "*" if any_origin else origin
+        if not any_origin:
+            headers.add("Vary", "Origin")
+        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+            headers["Access-Control-Allow-Methods"] = headers.get("Allow", "GET, POST, OPTIONS")
+            asked = request.headers.get("Access-Control-Request-Headers")
+            headers["Access-Control-Allow-Headers"] = asked or "Content-Type"
+            headers["Access-Control-Max-Age"] = str(CORS_MAX_AGE)
+        return response

@@ -189,7 +189,13 @@ class Worker(ThreadWorker):  # type: ignore[misc]
             worker=str(self.pid),
         )
         self.grpc.start()
-        rest = create_app(handlers, metrics, config.max_request_bytes)
+        rest = create_app(
+            handlers,
+            metrics,
+            config.max_request_bytes,
+            strict_json=config.strict_json,
+            cors_origins=config.cors_origins,
+        )
         exporter = make_wsgi_app(metrics.exposition_registry)
         self._wsgi = worker_app(rest, exporter, plan.metrics, self.pid)
         super().init_process()

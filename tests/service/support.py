@@ -105,6 +105,8 @@ def running_stack(
     metrics: Metrics | None = None,
     rest: bool = True,
     max_request_bytes: int = 65536,
+    strict_json: bool = False,
+    cors_origins: Sequence[str] = (),
 ) -> Iterator[Stack]:
     """Start the real servers on free ports of 127.0.0.1; stop them on exit."""
     metrics = metrics or Metrics()
@@ -114,7 +116,13 @@ def running_stack(
     http_server = http_thread = None
     try:
         if rest:
-            app = create_app(handlers, metrics, max_request_bytes)
+            app = create_app(
+                handlers,
+                metrics,
+                max_request_bytes,
+                strict_json=strict_json,
+                cors_origins=cors_origins,
+            )
             http_server = make_server("127.0.0.1", 0, app, threaded=True)
             http_thread = threading.Thread(
                 target=http_server.serve_forever, name="rest-under-test", daemon=True

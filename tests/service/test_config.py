@@ -145,7 +145,27 @@ BAD_VALUES = [
     ("MAZZO_MAX_REQUEST_BYTES", str(2**31), "bad number"),
     ("MAZZO_LOG_LEVEL", "LOUD", "bad log level"),
     ("MAZZO_LOG_LEVEL", "", "bad log level"),
+    ("MAZZO_STRICT_JSON", "yes please", "expected true or false"),
+    ("MAZZO_STRICT_JSON", "", "expected true or false"),
+    ("MAZZO_CORS_ORIGINS", "app.example.com", "bad origin"),
+    ("MAZZO_CORS_ORIGINS", "https://app.example.com/", "bad origin"),
+    ("MAZZO_CORS_ORIGINS", "https://a.example.com,ftp://b.example.com", "bad origin"),
 ]
+
+
+def test_strict_json_and_cors_origins() -> None:
+    assert Config.from_env({}).strict_json is False
+    assert Config.from_env({}).cors_origins == ()
+    assert Config.from_env({"MAZZO_STRICT_JSON": "TRUE"}).strict_json is True
+    assert Config.from_env({"MAZZO_STRICT_JSON": "0"}).strict_json is False
+    origins = " https://app.example.com, http://localhost:3000 ,,http://[::1]:8000"
+    assert Config.from_env({"MAZZO_CORS_ORIGINS": origins}).cors_origins == (
+        "https://app.example.com",
+        "http://localhost:3000",
+        "http://[::1]:8000",
+    )
+    assert Config.from_env({"MAZZO_CORS_ORIGINS": "*"}).cors_origins == ("*",)
+    assert Config.from_env({"MAZZO_CORS_ORIGINS": ""}).cors_origins == ()
 
 
 @pytest.mark.parametrize(("name", "value", "message"), BAD_VALUES)

@@ -363,8 +363,6 @@ def test_an_illegal_move_is_a_400_failed_precondition(
     [
         ("/v1/games", b'{"scopa": {}', "MALFORMED_REQUEST"),
         ("/v1/games", b"not json at all", "MALFORMED_REQUEST"),
-        ("/v1/games", b'{"scopa": {}, "bogus": 1}', "MALFORMED_REQUEST"),
-        ("/v1/games", b'{"scopa": {"bogus": 1}}', "MALFORMED_REQUEST"),
         ("/v1/games", b'{"scopa": {}, "players": "two"}', "MALFORMED_REQUEST"),
         ("/v1/games", b'{"scopa": {}, "seed": -1}', "MALFORMED_REQUEST"),
         ("/v1/games", b'{"scopa": {}, "seed": "18446744073709551616"}', "MALFORMED_REQUEST"),
