@@ -8,7 +8,7 @@ INSTALLED := $(VENV)/.installed
 PROTOS := $(wildcard proto/mazzo/v1/*.proto)
 GENERATED := gen/mazzo/v1/engine_pb2.py
 
-.PHONY: serve test loadtest bench instructions lint typecheck gen clean
+.PHONY: serve test loadtest bench instructions lint typecheck gen openapi clean
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
@@ -39,6 +39,10 @@ typecheck: $(INSTALLED)
 	$(PY) -m mypy
 
 gen: $(GENERATED)
+
+# The OpenAPI document of the REST gateway, from proto/ (tests fail when it is stale).
+openapi: $(INSTALLED) $(GENERATED)
+	$(PY) tools/gen_openapi.py
 
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \

@@ -10,6 +10,7 @@ message type, encoded with orjson (compact UTF-8, one line).
 from __future__ import annotations
 
 import logging
+import pathlib
 from collections.abc import Callable, Sequence
 
 import grpc
@@ -95,7 +96,8 @@ def create_app(
     strict_json: bool = False,
     cors_origins: Sequence[str] = (),
 ) -> Flask:
-    # No static folder: the gateway serves the proto's routes and /metrics, nothing else.
+    # No static folder: the gateway serves the proto's routes, /metrics and the API
+    # reference (/openapi.json, /docs), nothing else.
     app = Flask("mazzo", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = max_request_bytes
     for rpc in rpcs(handlers):
@@ -103,6 +105,7 @@ def create_app(
             rpc.http_path, rpc.name, _view(rpc, strict_json=strict_json), methods=[rpc.http_method]
         )
     allow_cross_origin(app, cors_origins)
+    add_api_reference(app)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
     instrument_flask(app, metrics)
@@ -143,3 +146,59 @@ def allow_cross_origin(app: Flask, origins: Sequence[str]) -> None:
             headers["Access-Control-Allow-Headers"] = asked or "Content-Type"
             headers["Access-Control-Max-Age"] = str(CORS_MAX_AGE)
         return response
+
+
+# ---------------------------------------------------------------- the API reference
+
+_STATIC = pathlib.Path(__file__).resolve().parent / "static"
+#: The committed document (tools/gen_openapi.py) in a checkout; an installed copy
+#: (the container image) carries it as package data instead.
+OPENAPI_PATHS = (
+    pathlib.Path(__file__).resolve().parent.parent / "docs" / "openapi.json",
+    _STATIC / "openapi.json",
+)
+RAPIDOC = _STATIC / "rapidoc" / "rapidoc-min.js"
+
+#: The page that renders /openapi.json with RapiDoc (vendored: no request leaves
+#: for another site; system fonts, so none is fetched either).
+API_PAGE = b"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Mazzo API</title>
+<script type="module" src="/docs/rapidoc-min.js"></script>
+</head>
+<body>
+<rapi-doc spec-url="/openapi.json" render-style="read" show-header="false"
+  allow-try="true" allow-server-selection="false" schema-description-expanded="true"
+  regular-font="system-ui, sans-serif" mono-font="ui-monospace, monospace"></rapi-doc>
+</body>
+</html>
+"""
+
+
+def add_api_reference(app: Flask) -> None:
+    """GET /openapi.json (the OpenAPI 3.1 document) and GET /docs (a page rendering it)."""
+    document = next((path for path in OPENAPI_PATHS if path.is_file()), None)
+    if document is None:  # an install built without it: the API itself still works
+        log.warning("no OpenAPI document found (%s): /openapi.json and /docs are off",
+                    ", ".join(map(str, OPENAPI_PATHS)))
+        return
+    body = document.read_bytes()
+    script = RAPIDOC.read_bytes()
+
+    def openapi() -> Response:
+        return _json_bytes(body)
+
+    def page() -> Response:
+        return Response(API_PAGE, mimetype="text/html")
+
+    def rapidoc() -> Response:
+        response = Response(script, mimetype="text/javascript")
+        response.headers["Cache-Control"] = "public, max-age=86400"
+        return response
+
+    app.add_url_rule("/openapi.json", "openapi", openapi, methods=["GET"])
+    app.add_url_rule("/docs", "api_page", page, methods=["GET"])
+    app.add_url_rule("/docs/rapidoc-min.js", "rapidoc", rapidoc, methods=["GET"])
