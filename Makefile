@@ -7,15 +7,18 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PROTOS := $(wildcard proto/mazzo/v1/*.proto)
 GENERATED := gen/mazzo/v1/engine_pb2.py
+# buf (npm @bufbuild/buf, pinned in tools/buf/package-lock.json), installed by `npm ci`.
+BUF := tools/buf/node_modules/.bin/buf
 
-.PHONY: serve test loadtest bench instructions lint typecheck gen openapi clean
+.PHONY: serve test loadtest bench instructions lint typecheck gen openapi buf buf-baseline clean
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
 
-test: $(INSTALLED) $(GENERATED)
+test: $(INSTALLED) $(GENERATED) $(BUF)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
+	$(PY) tools/buf_check.py
 	$(PY) -m pytest
 
 # Locust against a server started on free ports of 127.0.0.1; see loadtests/run.py.
@@ -44,6 +47,18 @@ gen: $(GENERATED)
 openapi: $(INSTALLED) $(GENERATED)
 	$(PY) tools/gen_openapi.py
 
+# buf lint, and buf breaking against the last release's contract (tools/buf/baseline).
+buf: $(INSTALLED) $(BUF)
+	$(PY) tools/buf_check.py
+
+# On a release: the contract of proto/ becomes the baseline of the breaking check.
+buf-baseline: $(INSTALLED)
+	$(PY) tools/buf_check.py --record-baseline
+
+$(BUF): tools/buf/package.json tools/buf/package-lock.json
+	cd tools/buf && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 		{ echo "Python 3.11 or newer is needed (PYTHON=$(PYTHON))"; exit 1; }
@@ -61,4 +76,4 @@ $(GENERATED): $(PROTOS) tools/gen_proto.py $(INSTALLED)
 	touch $@
 
 clean:
-	rm -rf $(VENV) gen
+	rm -rf $(VENV) gen tools/buf/node_modules
