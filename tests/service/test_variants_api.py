@@ -1,4 +1,4 @@
-"""The Scopa family over gRPC and REST (issue 4, docs/variants.md): NewGame by variant,
+"""The Scopa family over gRPC and REST (docs/variants.md): NewGame by variant,
 switches over a preset, refused combinations, the catalog's variants and faces, the
 views' faces and card names, the new events, and whole Cirulla and Escoba games."""
 
