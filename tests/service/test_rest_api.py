@@ -509,7 +509,8 @@ def test_the_gateway_serves_exactly_the_proto_routes_and_metrics(stack: Stack) -
         for verb in (rule.methods or set()) - {"HEAD", "OPTIONS"}
     }
     assert len(_proto_routes()) == 6
-    assert served == _proto_routes() | {("GET", "/metrics")}
+    api_reference = {("GET", "/openapi.json"), ("GET", "/docs"), ("GET", "/docs/rapidoc-min.js")}
+    assert served == _proto_routes() | {("GET", "/metrics")} | api_reference
 
 
 def test_every_proto_route_answers(rest_port: int) -> None:
