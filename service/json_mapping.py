@@ -218,21 +218,21 @@ class _InProgress(dict[Descriptor, _Codec]):
         self.ignore_unknown = ignore_unknown
 
 
-#: By type and parsing mode (True: unknown fields ignored); the mode is compiled
-#: in, so the strict and the lenient parsers each pay nothing for the other.
-_CODECS: dict[tuple[Descriptor, bool], _Codec] = {}
+#: By parsing mode (index 1: unknown fields ignored), then by type; the mode is
+#: compiled in, so the strict and the lenient parsers each pay nothing for the other.
+_CODECS: tuple[dict[Descriptor, _Codec], dict[Descriptor, _Codec]] = ({}, {})
 _COMPILING = threading.RLock()
 
 
 def _codec(descriptor: Descriptor, ignore_unknown: bool = False) -> _Codec:
-    codec = _CODECS.get((descriptor, ignore_unknown))
+    codec = _CODECS[ignore_unknown].get(descriptor)
     if codec is not None:
         return codec
     with _COMPILING:
         in_progress = _InProgress(ignore_unknown)
         codec = _compiled(descriptor, in_progress)
         # Published together: a codec may call the others it was compiled with.
-        _CODECS.update({(d, ignore_unknown): c for d, c in in_progress.items()})
+        _CODECS[ignore_unknown].update(in_progress)
         return codec
 
 
@@ -242,7 +242,7 @@ def _compiled(descriptor: Descriptor, in_progress: _InProgress) -> _Codec:
     Recursive types refer to the codec object, whose functions are filled in
     once compiled, so a type may contain itself.
     """
-    codec = _CODECS.get((descriptor, in_progress.ignore_unknown)) or in_progress.get(descriptor)
+    codec = _CODECS[in_progress.ignore_unknown].get(descriptor) or in_progress.get(descriptor)
     if codec is not None:
         return codec
     codec = _Codec()
