@@ -28,7 +28,7 @@ from engine import Reason
 from mazzo.v1 import engine_pb2 as pb
 from service.errors import ServiceReason
 from service.state_token import REASONS as STATE_REASONS
-from tests.service.support import http_call
+from tests.service.support import http_call, running_stack
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCUMENT_PATH = ROOT / "docs" / "openapi.json"
@@ -204,3 +204,27 @@ def test_random_requests_get_answers_that_match_the_document(rest_port: int) -> 
 
         answers_match()
     assert len(answered) >= len(operations) and 200 in answered
+
+
+def test_without_a_document_the_api_still_works_and_the_reference_is_off(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    from service import rest
+
+    monkeypatch.setattr(rest, "OPENAPI_PATHS", (tmp_path / "absent.json",))
+    with running_stack() as stack:
+        assert http_call(stack.http_port, "GET", "/openapi.json").status == 404
+        assert http_call(stack.http_port, "GET", "/docs").status == 404
+        assert http_call(stack.http_port, "GET", "/v1/catalog").status == 200
+
+
+def test_an_installed_copy_serves_the_document_from_its_package_data(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    from service import rest
+
+    packaged = tmp_path / "openapi.json"
+    packaged.write_bytes(DOCUMENT_PATH.read_bytes())
+    monkeypatch.setattr(rest, "OPENAPI_PATHS", (tmp_path / "absent.json", packaged))
+    with running_stack() as stack:
+        assert http_call(stack.http_port, "GET", "/openapi.json").json() == DOCUMENT
