@@ -418,10 +418,10 @@ class _UnknownFieldsOnlyParser(_JSON_FORMAT_PARSER):  # type: ignore[misc,valid-
     not enum values of unknown names: the reference of the mapping's option."""
 
     def _strict_enums(name: str) -> Any:  # type: ignore[misc]
-        def convert(self: Any, *args: Any) -> Any:
+        def convert(self: Any, *args: Any, **kwargs: Any) -> Any:
             ignoring, self.ignore_unknown_fields = self.ignore_unknown_fields, False
             try:
-                return getattr(_JSON_FORMAT_PARSER, name)(self, *args)
+                return getattr(_JSON_FORMAT_PARSER, name)(self, *args, **kwargs)
             finally:
                 self.ignore_unknown_fields = ignoring
 
@@ -720,6 +720,13 @@ def test_an_enum_value_of_an_unknown_name_is_refused_even_when_unknown_fields_ar
     # json_format's own option would skip it: the mapping chooses not to.
     assert json_format.Parse(text, pb.NewGameRequest(), ignore_unknown_fields=True).scopa.napola
     assert verdicts(text, pb.NewGameRequest, ignore_unknown=True) == (None, None)
+
+
+def test_a_map_with_unknown_fields_beside_it_reads_as_json_format_reads_it() -> None:
+    everything = message_class("jsonmaptest.Everything")
+    text = '{"mStrInt": {}, "m_str_int": {"": 0}, "bogus": 1}'
+    expected, actual = verdicts(text, everything, ignore_unknown=True)
+    assert expected is not None and actual == expected
 
 
 def test_a_wrong_type_is_refused_even_when_unknown_fields_are_ignored() -> None:
