@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.service.processes import started
 from tests.service.support import Stack, http_call, running_stack
 
 NEW_GAME_WITH_NEWER_FIELDS = {
@@ -173,3 +174,21 @@ def test_a_star_allows_any_origin_without_naming_it(any_origin_stack: Stack) -> 
     status, headers = _headers(port, "POST", "/v1/games", {"scopa": {}}, Origin="http://x.test:5173")
     assert status == 200
     assert headers["access-control-allow-origin"] == "*"
+
+
+# ---------------------------------------------------------------- from the environment
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_server_process_takes_both_settings_from_the_environment(workers: str) -> None:
+    """`python -m service.main`, one process or several: the settings reach the gateway."""
+    settings = {"MAZZO_CORS_ORIGINS": APP, "MAZZO_STRICT_JSON": "true", "MAZZO_WORKERS": workers}
+    with started(**settings) as server:
+        server.wait_until_listening()
+        port = server.ports["REST"]
+        status, headers = _headers(port, "POST", "/v1/games", {"scopa": {}}, Origin=APP)
+        assert status == 200 and headers["access-control-allow-origin"] == APP
+        refused = http_call(port, "POST", "/v1/games", {"scopa": {}, "bogus": 1})
+        assert refused.status == 400 and _reason(refused.json()) == "MALFORMED_REQUEST"
+        openapi = http_call(port, "GET", "/openapi.json")
+        assert openapi.status == 200 and openapi.json()["openapi"].startswith("3.1")
