@@ -11,16 +11,19 @@ GENERATED := gen/mazzo/v1/engine_pb2.py
 PY_CLIENT := $(VENV)/.mazzo-client
 TS_CLIENT := clients/typescript
 TS_BUILT := $(TS_CLIENT)/dist/.built
+# buf (npm @bufbuild/buf, pinned in tools/buf/package-lock.json), installed by `npm ci`.
+BUF := tools/buf/node_modules/.bin/buf
 
-.PHONY: serve test loadtest bench instructions lint typecheck gen clean \
+.PHONY: serve test loadtest bench instructions lint typecheck gen openapi buf buf-baseline clean \
 	image image-test lock rules-check hadolint
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
 
-test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT)
+test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
+	$(PY) tools/buf_check.py
 	$(PY) -m pytest
 
 # Locust against a server started on free ports of 127.0.0.1; see loadtests/run.py.
@@ -93,6 +96,22 @@ typecheck: $(INSTALLED)
 
 gen: $(GENERATED)
 
+# The OpenAPI document of the REST gateway, from proto/ (tests fail when it is stale).
+openapi: $(INSTALLED) $(GENERATED)
+	$(PY) tools/gen_openapi.py
+
+# buf lint, and buf breaking against the last release's contract (tools/buf/baseline).
+buf: $(INSTALLED) $(BUF)
+	$(PY) tools/buf_check.py
+
+# On a release: the contract of proto/ becomes the baseline of the breaking check.
+buf-baseline: $(INSTALLED)
+	$(PY) tools/buf_check.py --record-baseline
+
+$(BUF): tools/buf/package.json tools/buf/package-lock.json
+	cd tools/buf && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 		{ echo "Python 3.11 or newer is needed (PYTHON=$(PYTHON))"; exit 1; }
@@ -128,5 +147,5 @@ $(TS_BUILT): $(TS_CLIENT)/node_modules/.package-lock.json $(PROTOS) \
 	touch $@
 
 clean:
-	rm -rf $(VENV) gen clients/python/proto clients/python/src/mazzo_client/_gen \
+	rm -rf $(VENV) gen tools/buf/node_modules clients/python/proto clients/python/src/mazzo_client/_gen \
 		$(TS_CLIENT)/node_modules $(TS_CLIENT)/dist $(TS_CLIENT)/proto $(TS_CLIENT)/src/gen

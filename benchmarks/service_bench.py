@@ -49,7 +49,7 @@ ROWS = [
     ("REST play (cold token)", "rest_play_cold", "rest_empty_play"),
     ("REST empty route, play's sizes", "rest_empty_play", None),
 ]
-#: Issue 5's bar: throughput as a share of the baseline's. It applies to the
+#: The performance target: throughput as a share of the baseline's. It applies to the
 #: warm targets (what a caller does); cold tokens and the calibration have none.
 TARGET_RATIOS = {"validate": 0.85, "play": 0.70}
 
@@ -221,7 +221,7 @@ def _tables(
     )
     ratios = Table(
         "service_ratios",
-        "Service overhead: throughput as a share of the baseline's (issue 5 targets)",
+        "Service overhead: throughput as a share of the baseline's (the performance targets)",
         ["call", "calls/s ratio", "target", "met", "server CPU us over baseline"],
     )
     errors = sum(int(s["errors"]) for runs in samples.values() for s in runs)

@@ -1,4 +1,4 @@
-"""Issue 5's targets against the figures of this run: met or not, and by how much."""
+"""The performance targets against the figures of this run: met or not, and by how much."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def summary(tables: list[Table]) -> Table | None:
     by_name = {t.name: t for t in tables}
     table = Table(
         "targets",
-        "Issue 5 targets in this run",
+        "Performance targets in this run",
         ["target", "bar", "measured (median)", "met"],
     )
     engine = by_name.get("engine_games")

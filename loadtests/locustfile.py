@@ -47,7 +47,7 @@ from mazzo.v1 import engine_pb2_grpc
 # gRPC's blocking calls must yield to the other users' greenlets.
 grpc_gevent.init_gevent()
 
-#: The bar of issue 5: the 95th percentile of every call, in milliseconds.
+#: The performance target: the 95th percentile of every call, in milliseconds.
 P95_LIMIT_MS = 20.0
 #: Share of the candidate moves that are illegal.
 ILLEGAL_SHARE = 0.1

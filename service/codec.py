@@ -281,13 +281,19 @@ def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
     )
     write_status(message.status, view.status)
     face = Face.ITALIAN
+    # Each game's own fields go in its message of the oneof `game`, present
+    # even when they are all empty: it names the game.
     if isinstance(view, ScopaView):
         face = view.face
-        message.table.extend(card_names(view.table))
+        scopa = message.scopa
+        scopa.SetInParent()
+        scopa.table.extend(card_names(view.table))
         message.piles.extend(_piles_to_pb(view.piles, view.sweeps))
     else:
-        message.trick.extend(card_names(view.trick))
-        message.leader = view.leader
+        tressette = message.tressette
+        tressette.SetInParent()
+        tressette.trick.extend(card_names(view.trick))
+        tressette.leader = view.leader
         message.piles.extend(_piles_to_pb(view.piles))
     message.known.extend(
         pb.KnownCards(seat=seat, cards=card_names(cards))
@@ -302,14 +308,27 @@ def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
     return message
 
 
+#: By kind of engine score: the SideScore field of the game's own message, and
+#: the names of its fields (the engine's fields after `side`, named as the wire does).
+_SCORE_DETAILS: dict[type, tuple[str, tuple[str, ...]]] = {
+    ev.SideScore: ("scopa", ev.SideScore._fields[1:]),
+    ev.TressetteSideScore: ("tressette", ev.TressetteSideScore._fields[1:]),
+}
+
+
 def _write_side_score(out: pb.SideScore, score: ev.SideScore | ev.TressetteSideScore) -> None:
-    # Both games' scores name their fields as the wire does; a zero is left unset
-    # (proto3 writes none), which spares most of the fields' look-ups.
-    for name, value in zip(score._fields, score, strict=True):
-        if value:
-            setattr(out, name, value)
+    # A zero is left unset (proto3 writes none), which spares most of the fields'
+    # look-ups; the game's message is made present even when all its fields are zero.
+    game, names = _SCORE_DETAILS[type(score)]
+    if side := score.side:
+        out.side = side
     if total := score.total:
         out.total = total
+    detail = getattr(out, game)
+    detail.SetInParent()
+    for name, value in zip(names, score[1:], strict=True):
+        if value:
+            setattr(detail, name, value)
 
 
 # Each writer fills its kind of event in place, in the repeated field's own

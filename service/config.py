@@ -89,6 +89,18 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
         "Largest request accepted: REST body limit and gRPC max receive size.",
     ),
     ("MAZZO_LOG_LEVEL", DEFAULT_LOG_LEVEL, "Log level: " + ", ".join(LOG_LEVELS) + "."),
+    (
+        "MAZZO_STRICT_JSON",
+        "false",
+        "true: REST refuses unknown JSON fields (MALFORMED_REQUEST); false: ignores them,"
+        " as protojson callers expect.",
+    ),
+    (
+        "MAZZO_CORS_ORIGINS",
+        "",
+        "Origins browsers may call the REST gateway from, comma-separated"
+        " (`https://app.example.com`, or `*` for any); unset: no CORS headers.",
+    ),
 )
 
 
@@ -124,6 +136,10 @@ class Config:
     #: Seconds a token stays valid after sealing; None: no limit.
     state_max_age: float | None = None
     require_seat_credentials: bool = False
+    #: REST refuses unknown JSON fields instead of ignoring them.
+    strict_json: bool = False
+    #: Origins allowed by CORS ("*": any); empty: no CORS headers.
+    cors_origins: tuple[str, ...] = ()
 
     @property
     def dev_key(self) -> bool:
@@ -149,6 +165,8 @@ class Config:
             metrics_on_rest=_read(src, "MAZZO_METRICS_ON_REST", False, _bool),
             state_max_age=_read(src, "MAZZO_STATE_MAX_AGE", None, _max_age),
             require_seat_credentials=_read(src, "MAZZO_REQUIRE_SEAT_CREDENTIALS", False, _bool),
+            strict_json=_read(src, "MAZZO_STRICT_JSON", False, _bool),
+            cors_origins=_read(src, "MAZZO_CORS_ORIGINS", (), _origins),
         )
 
 
@@ -258,6 +276,21 @@ def _log_level(text: str) -> str:
     if level not in LOG_LEVELS:
         raise ValueError(f"bad log level {text!r}: expected one of {', '.join(LOG_LEVELS)}")
     return level
+
+
+#: An origin as a browser sends it in the Origin header: scheme://host[:port].
+_ORIGIN_RE = re.compile(r"https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?")
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    """Comma-separated origins as browsers send them (scheme://host[:port]), or `*`."""
+    origins = tuple(part.strip() for part in text.split(",") if part.strip())
+    for origin in origins:
+        if origin != "*" and not _ORIGIN_RE.fullmatch(origin):
+            raise ValueError(
+                f"bad origin {origin!r}: expected scheme://host[:port] (no path, no slash), or *"
+            )
+    return origins
 
 
 def settings_table_markdown() -> str:

@@ -20,7 +20,8 @@ and fields in the proto need no change here.
 What the mapping does (the proto3 JSON mapping, as json_format implements it):
 
 - names: lowerCamelCase ``json_name`` out; in, the ``json_name`` or the proto
-  field name; unknown names are refused.
+  field name; unknown names are refused, or skipped with
+  ``ignore_unknown_fields`` (enum values of unknown names are refused either way).
 - scalars: 64-bit integers as strings (in: numbers or strings), 32-bit as
   numbers; bytes as standard base64 (in: standard or URL-safe, padded or
   not); enums by name (in: names or numbers; unknown numbers kept, since proto3
@@ -84,6 +85,8 @@ _UNPAIRED_SURROGATE = re.compile(
 _VALUE = "google.protobuf.Value"
 _NULL_VALUE = "google.protobuf.NullValue"
 _ENUM_JSON_EXTENSION = "pb.enumvalue.json"
+#: json_format's spelling of an extension's key: "[full.name]".
+_EXTENSION_NAME = re.compile(r"\[[a-zA-Z0-9\._]*\]$")
 
 ToDict = Callable[[Any], Any]
 ParseInto = Callable[[Any, Message, int], None]
@@ -124,11 +127,17 @@ def message_to_json(message: Message, *, newline: bool = False) -> bytes:
     return orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE if newline else None)
 
 
-def parse(text: bytes | bytearray | str, message: Message) -> Message:
+def parse(
+    text: bytes | bytearray | str, message: Message, *, ignore_unknown_fields: bool = False
+) -> Message:
     """Merge JSON ``text`` into ``message`` as ``json_format.Parse`` does; return it.
 
     Raises :class:`JsonMappingError` for anything json_format.Parse refuses
     (and for bytes that are not UTF-8, which it lets through as UnicodeDecodeError).
+    With ``ignore_unknown_fields`` unknown field names are skipped, as
+    json_format's option of that name skips them; unlike it, an enum value
+    given by an unknown name is still refused (a misspelt rule must not turn
+    into the default rule). Well-known types, handed to json_format, skip both.
     """
     if not isinstance(text, str):
         try:
@@ -146,12 +155,12 @@ def parse(text: bytes | bytearray | str, message: Message) -> Message:
         raise
     except Exception as error:  # JSONDecodeError, RecursionError on deep nesting
         raise JsonMappingError(f"not JSON: {error}") from None
-    return parse_dict(js, message)
+    return parse_dict(js, message, ignore_unknown_fields=ignore_unknown_fields)
 
 
-def parse_dict(js: Any, message: Message) -> Message:
+def parse_dict(js: Any, message: Message, *, ignore_unknown_fields: bool = False) -> Message:
     """Merge a decoded JSON value into ``message`` as ``json_format.ParseDict`` does."""
-    codec = _codec(message.DESCRIPTOR)
+    codec = _codec(message.DESCRIPTOR, ignore_unknown_fields)
     try:
         codec.parse_into(js, message, 1)
     except JsonMappingError as error:
@@ -188,7 +197,7 @@ def _wrapped(
 
 
 class _Codec:
-    """The two compiled functions of one message type."""
+    """The two compiled functions of one message type (in one parsing mode)."""
 
     __slots__ = ("to_dict", "parse_into")
 
@@ -201,35 +210,50 @@ def _not_compiled(*args: Any) -> Any:
     raise RuntimeError("json_mapping: codec used while being compiled")
 
 
-_CODECS: dict[Descriptor, _Codec] = {}
+class _InProgress(dict[Descriptor, _Codec]):
+    """The codecs of one compilation, by type, and the parsing mode they are compiled for."""
+
+    def __init__(self, ignore_unknown: bool) -> None:
+        super().__init__()
+        self.ignore_unknown = ignore_unknown
+
+
+#: By parsing mode (index 1: unknown fields ignored), then by type; the mode is
+#: compiled in, so the strict and the lenient parsers each pay nothing for the other.
+_CODECS: tuple[dict[Descriptor, _Codec], dict[Descriptor, _Codec]] = ({}, {})
 _COMPILING = threading.RLock()
 
 
-def _codec(descriptor: Descriptor) -> _Codec:
-    codec = _CODECS.get(descriptor)
+def _codec(descriptor: Descriptor, ignore_unknown: bool = False) -> _Codec:
+    codec = _CODECS[ignore_unknown].get(descriptor)
     if codec is not None:
         return codec
     with _COMPILING:
-        in_progress: dict[Descriptor, _Codec] = {}
+        in_progress = _InProgress(ignore_unknown)
         codec = _compiled(descriptor, in_progress)
         # Published together: a codec may call the others it was compiled with.
-        _CODECS.update(in_progress)
+        _CODECS[ignore_unknown].update(in_progress)
         return codec
 
 
-def _compiled(descriptor: Descriptor, in_progress: dict[Descriptor, _Codec]) -> _Codec:
+def _compiled(descriptor: Descriptor, in_progress: _InProgress) -> _Codec:
     """The codec of ``descriptor``, compiling it (and the types it uses) if needed.
 
     Recursive types refer to the codec object, whose functions are filled in
     once compiled, so a type may contain itself.
     """
-    codec = _CODECS.get(descriptor) or in_progress.get(descriptor)
+    codec = _CODECS[in_progress.ignore_unknown].get(descriptor) or in_progress.get(descriptor)
     if codec is not None:
         return codec
     codec = _Codec()
     in_progress[descriptor] = codec
     if _delegated(descriptor):
-        codec.to_dict, codec.parse_into = _delegate_to_dict, _delegate_parse_into
+        codec.to_dict = _delegate_to_dict
+        codec.parse_into = (
+            _delegate_parse_into_ignoring_unknown
+            if in_progress.ignore_unknown
+            else _delegate_parse_into
+        )
     else:
         codec.to_dict = _compile_to_dict(descriptor, in_progress)
         codec.parse_into = _compile_parse_into(descriptor, in_progress)
@@ -250,10 +274,19 @@ def _delegate_parse_into(js: Any, message: Message, depth: int) -> None:
     json_format.ParseDict(js, message, max_recursion_depth=MAX_RECURSION_DEPTH + 1 - depth)
 
 
+def _delegate_parse_into_ignoring_unknown(js: Any, message: Message, depth: int) -> None:
+    json_format.ParseDict(
+        js,
+        message,
+        ignore_unknown_fields=True,
+        max_recursion_depth=MAX_RECURSION_DEPTH + 1 - depth,
+    )
+
+
 # ---------------------------------------------------------------- printing
 
 
-def _compile_to_dict(descriptor: Descriptor, in_progress: dict[Descriptor, _Codec]) -> ToDict:
+def _compile_to_dict(descriptor: Descriptor, in_progress: _InProgress) -> ToDict:
     by_field: dict[FieldDescriptor, tuple[str, ToDict | None]] = {}
     defaults: list[tuple[str, int, Any]] = []  # (name, 0 scalar / 1 list / 2 dict, value)
     for field in descriptor.fields:
@@ -287,7 +320,7 @@ def _compile_to_dict(descriptor: Descriptor, in_progress: dict[Descriptor, _Code
     return to_dict
 
 
-def _field_printer(field: FieldDescriptor, in_progress: dict[Descriptor, _Codec]) -> ToDict | None:
+def _field_printer(field: FieldDescriptor, in_progress: _InProgress) -> ToDict | None:
     """Converter of a field's whole value: a scalar, a message, a list or a map."""
     if _is_map(field):
         key_field = field.message_type.fields_by_name["key"]
@@ -312,7 +345,7 @@ def _field_printer(field: FieldDescriptor, in_progress: dict[Descriptor, _Codec]
     return lambda values: [convert_item(v) for v in values]
 
 
-def _value_printer(field: FieldDescriptor, in_progress: dict[Descriptor, _Codec]) -> ToDict | None:
+def _value_printer(field: FieldDescriptor, in_progress: _InProgress) -> ToDict | None:
     """Converter of one value of the field's type; None when the value prints as it is."""
     cpp_type = field.cpp_type
     if cpp_type == _FD.CPPTYPE_MESSAGE:
@@ -390,7 +423,7 @@ def _enum_json_extension() -> Any:
 # ---------------------------------------------------------------- parsing
 
 
-def _compile_parse_into(descriptor: Descriptor, in_progress: dict[Descriptor, _Codec]) -> ParseInto:
+def _compile_parse_into(descriptor: Descriptor, in_progress: _InProgress) -> ParseInto:
     full_name = descriptor.full_name
     # A key is a field's json_name or its proto name; the json_name wins a tie.
     entries: dict[str, tuple[Setter, str | None]] = {}
@@ -402,6 +435,7 @@ def _compile_parse_into(descriptor: Descriptor, in_progress: dict[Descriptor, _C
     for field in descriptor.fields:
         entries[field.json_name] = entries[field.name]
     known = [f.json_name for f in descriptor.fields]
+    ignore_unknown = in_progress.ignore_unknown
 
     def parse_into(js: Any, message: Message, depth: int) -> None:
         if depth > MAX_RECURSION_DEPTH:
@@ -409,6 +443,10 @@ def _compile_parse_into(descriptor: Descriptor, in_progress: dict[Descriptor, _C
         if not isinstance(js, dict):
             # json_format iterates the value: an empty list or string is an empty message.
             if isinstance(js, list | tuple | str) and not js:
+                return
+            # With unknown fields ignored, json_format takes the items of a string
+            # or an array for keys, and skips them when none is a field.
+            if ignore_unknown and isinstance(js, list | tuple | str) and _none_known(js):
                 return
             raise JsonMappingError(f"{full_name} must be a JSON object, not {_kind(js)}")
         # json_format also refuses a key met twice, or spelled as a oneof's name;
@@ -418,6 +456,10 @@ def _compile_parse_into(descriptor: Descriptor, in_progress: dict[Descriptor, _C
         for key, value in js.items():
             entry = entries.get(key)
             if entry is None:
+                # A newer caller's field: skipped, as protojson does; not an
+                # extension's "[name]", which json_format refuses all the same.
+                if ignore_unknown and not _EXTENSION_NAME.match(key):
+                    continue
                 raise JsonMappingError(f"{full_name} has no field {key!r} (fields: {known})")
             setter, oneof = entry
             if oneof is not None and value is not None:
@@ -435,10 +477,16 @@ def _compile_parse_into(descriptor: Descriptor, in_progress: dict[Descriptor, _C
             except Exception as error:
                 raise _wrapped(error, path=[key]) from error
 
+    def _none_known(keys: list[Any] | tuple[Any, ...] | str) -> bool:
+        return all(
+            isinstance(key, str) and key not in entries and not _EXTENSION_NAME.match(key)
+            for key in keys
+        )
+
     return parse_into
 
 
-def _field_setter(field: FieldDescriptor, in_progress: dict[Descriptor, _Codec]) -> Setter:
+def _field_setter(field: FieldDescriptor, in_progress: _InProgress) -> Setter:
     if _is_map(field):
         return _map_setter(field, in_progress)
     if _is_repeated(field):
@@ -467,7 +515,7 @@ def _scalar_setter(field: FieldDescriptor) -> Setter:
     return set_scalar
 
 
-def _message_setter(field: FieldDescriptor, in_progress: dict[Descriptor, _Codec]) -> Setter:
+def _message_setter(field: FieldDescriptor, in_progress: _InProgress) -> Setter:
     name = field.name
     codec = _compiled(field.message_type, in_progress)
     null_value = field.message_type.full_name == _VALUE
@@ -532,7 +580,7 @@ def _ascii_strings(values: list[Any] | tuple[Any, ...]) -> bool:
 
 
 def _repeated_message_setter(
-    field: FieldDescriptor, in_progress: dict[Descriptor, _Codec]
+    field: FieldDescriptor, in_progress: _InProgress
 ) -> Setter:
     name = field.name
     codec = _compiled(field.message_type, in_progress)
@@ -560,7 +608,7 @@ def _repeated_message_setter(
     return set_repeated
 
 
-def _map_setter(field: FieldDescriptor, in_progress: dict[Descriptor, _Codec]) -> Setter:
+def _map_setter(field: FieldDescriptor, in_progress: _InProgress) -> Setter:
     name = field.name
     entry = field.message_type
     key_convert = _scalar_converter(entry.fields_by_name["key"], key=True)

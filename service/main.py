@@ -73,12 +73,15 @@ def serve_one_process(config: Config) -> int:
     log.info("gRPC listening on %s:%d", split_addr(config.grpc_addr)[0], grpc_server.port)
 
     host, port = split_addr(config.http_addr)
-    http_server = make_server(
-        host,
-        port,
-        create_app(handlers, metrics, config.max_request_bytes, config.metrics_on_rest),
-        threaded=True,
+    rest = create_app(
+        handlers,
+        metrics,
+        config.max_request_bytes,
+        metrics_on_rest=config.metrics_on_rest,
+        strict_json=config.strict_json,
+        cors_origins=config.cors_origins,
     )
+    http_server = make_server(host, port, rest, threaded=True)
     # Request threads are joined on close, so in-flight REST calls finish too.
     http_server.daemon_threads = False
     http_thread = threading.Thread(target=http_server.serve_forever, name="http", daemon=True)

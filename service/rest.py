@@ -10,7 +10,8 @@ message type, encoded with orjson (compact UTF-8, one line).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import pathlib
+from collections.abc import Callable, Sequence
 
 import grpc
 import orjson
@@ -37,7 +38,10 @@ def _error_response(error: ApiError) -> Response:
     return _json(error.envelope(), error.http_status)
 
 
-def _view(rpc: Rpc) -> Callable[[], Response]:
+def _view(rpc: Rpc, *, strict_json: bool = False) -> Callable[[], Response]:
+    # Unknown fields are ignored unless strict: a newer client talks to an older server.
+    ignore_unknown = not strict_json
+
     def view() -> Response:
         message = rpc.request_type()
         if rpc.http_method != "GET":
@@ -46,7 +50,7 @@ def _view(rpc: Rpc) -> Callable[[], Response]:
             # a word; reading on raises 413 (REQUEST_TOO_LARGE) if it reached it.
             request.stream.read(1)
             try:
-                parse(body, message)
+                parse(body, message, ignore_unknown_fields=ignore_unknown)
             except JsonMappingError as exc:
                 return _error_response(ApiError.invalid(ServiceReason.MALFORMED_REQUEST, str(exc)))
         try:
@@ -88,16 +92,116 @@ def create_app(
     handlers: EngineHandlers,
     metrics: Metrics,
     max_request_bytes: int = 65536,
+    *,
     metrics_on_rest: bool = False,
+    strict_json: bool = False,
+    cors_origins: Sequence[str] = (),
 ) -> Flask:
     """The gateway; /metrics only with ``metrics_on_rest`` (MAZZO_METRICS_ON_REST):
     by default it is on the metrics address alone, away from callers."""
-    # No static folder: the gateway serves the proto's routes (and /metrics), nothing else.
+    # No static folder: the gateway serves the proto's routes, /metrics and the API
+    # reference (/openapi.json, /docs), nothing else.
     app = Flask("mazzo", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = max_request_bytes
     for rpc in rpcs(handlers):
-        app.add_url_rule(rpc.http_path, rpc.name, _view(rpc), methods=[rpc.http_method])
+        app.add_url_rule(
+            rpc.http_path, rpc.name, _view(rpc, strict_json=strict_json), methods=[rpc.http_method]
+        )
+    allow_cross_origin(app, cors_origins)
+    add_api_reference(app)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
     instrument_flask(app, metrics, serve_metrics=metrics_on_rest)
     return app
+
+
+# ---------------------------------------------------------------- CORS
+
+#: How long a browser may keep a preflight's answer (seconds).
+CORS_MAX_AGE = 600
+
+
+def allow_cross_origin(app: Flask, origins: Sequence[str]) -> None:
+    """Let browsers on ``origins`` ("*": any) call the API; no origins: no CORS headers.
+
+    Every answer to an allowed Origin (errors too, so that a page can read the
+    reason) names it; a preflight (OPTIONS with Access-Control-Request-Method,
+    answered by Flask's automatic OPTIONS with the route's Allow header) also
+    gets the methods, the headers asked for and how long to keep the answer.
+    """
+    allowed = frozenset(origins)
+    if not allowed:
+        return
+    any_origin = "*" in allowed
+
+    @app.after_request
+    def add_cors_headers(response: Response) -> Response:
+        origin = request.headers.get("Origin")
+        if origin is None or not (any_origin or origin in allowed):
+            return response
+        headers = response.headers
+        headers["Access-Control-Allow-Origin"] = "*" if any_origin else origin
+        if not any_origin:
+            headers.add("Vary", "Origin")
+        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+            headers["Access-Control-Allow-Methods"] = headers.get("Allow", "GET, POST, OPTIONS")
+            asked = request.headers.get("Access-Control-Request-Headers")
+            headers["Access-Control-Allow-Headers"] = asked or "Content-Type"
+            headers["Access-Control-Max-Age"] = str(CORS_MAX_AGE)
+        return response
+
+
+# ---------------------------------------------------------------- the API reference
+
+_STATIC = pathlib.Path(__file__).resolve().parent / "static"
+#: The committed document (tools/gen_openapi.py) in a checkout; an installed copy
+#: (the container image) carries it as package data instead.
+OPENAPI_PATHS = (
+    pathlib.Path(__file__).resolve().parent.parent / "docs" / "openapi.json",
+    _STATIC / "openapi.json",
+)
+RAPIDOC = _STATIC / "rapidoc" / "rapidoc-min.js"
+
+#: The page that renders /openapi.json with RapiDoc (vendored: no request leaves
+#: for another site; system fonts, so none is fetched either).
+API_PAGE = b"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Mazzo API</title>
+<script type="module" src="/docs/rapidoc-min.js"></script>
+</head>
+<body>
+<rapi-doc spec-url="/openapi.json" render-style="read" show-header="false"
+  allow-try="true" allow-server-selection="false" schema-description-expanded="true"
+  regular-font="system-ui, sans-serif" mono-font="ui-monospace, monospace"></rapi-doc>
+</body>
+</html>
+"""
+
+
+def add_api_reference(app: Flask) -> None:
+    """GET /openapi.json (the OpenAPI 3.1 document) and GET /docs (a page rendering it)."""
+    document = next((path for path in OPENAPI_PATHS if path.is_file()), None)
+    if document is None:  # an install built without it: the API itself still works
+        log.warning("no OpenAPI document found (%s): /openapi.json and /docs are off",
+                    ", ".join(map(str, OPENAPI_PATHS)))
+        return
+    body = document.read_bytes()
+    script = RAPIDOC.read_bytes()
+
+    def openapi() -> Response:
+        return _json_bytes(body)
+
+    def page() -> Response:
+        return Response(API_PAGE, mimetype="text/html")
+
+    def rapidoc() -> Response:
+        response = Response(script, mimetype="text/javascript")
+        response.headers["Cache-Control"] = "public, max-age=86400"
+        return response
+
+    app.add_url_rule("/openapi.json", "openapi", openapi, methods=["GET"])
+    app.add_url_rule("/docs", "api_page", page, methods=["GET"])
+    app.add_url_rule("/docs/rapidoc-min.js", "rapidoc", rapidoc, methods=["GET"])

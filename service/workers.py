@@ -188,7 +188,14 @@ class Worker(ThreadWorker):  # type: ignore[misc]
             worker=str(self.pid),
         )
         self.grpc.start()
-        rest = create_app(handlers, metrics, config.max_request_bytes, config.metrics_on_rest)
+        rest = create_app(
+            handlers,
+            metrics,
+            config.max_request_bytes,
+            metrics_on_rest=config.metrics_on_rest,
+            strict_json=config.strict_json,
+            cors_origins=config.cors_origins,
+        )
         exporter = make_wsgi_app(metrics.exposition_registry)
         self._wsgi = worker_app(rest, exporter, plan.metrics, self.pid)
         super().init_process()

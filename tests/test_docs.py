@@ -1,17 +1,290 @@
-"""The API reference lists every reason a caller can meet."""
+"""The docs match the wire: every reason, event kind and field is in the API reference,
+every JSON example is what a live server takes, and no doc points outside the repository.
+
+JSON examples are the fenced blocks and inline code spans of docs/*.md and
+README.md that parse as a JSON object. A request example is sent to a live
+gateway and must be accepted, unless the text right after it says it is
+refused (``is refused``, ``gives 400``, ``is INVALID_...``, ``gives
+INVALID_ARGUMENT``): then it must be refused as malformed input. A ``"state"``
+value stands for a real token (the README's game: 2-player Scopa, seed 42,
+where seat 0 holds 6S 6B 9C); a bare move is validated in that game; an
+options fragment (``{"variant": ...}``) is sent as the game's options. Any
+other example must be a message of the API (or the error envelope of the
+OpenAPI document), read strictly.
+"""
 
 from __future__ import annotations
 
+import json
 import pathlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+import pytest
+from google.protobuf.message import Message
 
 from engine import Reason
+from mazzo.v1 import engine_pb2 as pb
 from service.errors import ServiceReason
+from service.json_mapping import JsonMappingError, parse_dict
 from service.state_token import REASONS as STATE_REASONS
+from tests.service.support import http_call, running_stack
 
-API_DOC = (pathlib.Path(__file__).parent.parent / "docs" / "api.md").read_text()
+ROOT = pathlib.Path(__file__).parent.parent
+API_DOC = (ROOT / "docs" / "api.md").read_text()
+DOC_FILES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md", ROOT / "CHANGELOG.md"]
+
+#: docs/rules.md and docs/variants.md are being rewritten on another branch (their
+#: sources and enum spellings); strict: once fixed these fail as XPASS, and the
+#: marker must go.
+REWRITTEN_ELSEWHERE = {"rules.md", "variants.md"}
+
+
+def _doc_param(path: pathlib.Path, *, fixed_elsewhere: set[str]) -> Any:
+    marks = []
+    if path.name in fixed_elsewhere:
+        marks.append(pytest.mark.xfail(strict=True, reason="rewritten on its own branch"))
+    return pytest.param(path, id=path.name, marks=marks)
+
+
+# ---------------------------------------------------------------- the API reference
 
 
 def test_every_reason_code_is_documented_in_the_api_reference() -> None:
     reasons = {r.value for r in Reason} | {r.value for r in ServiceReason} | set(STATE_REASONS)
     missing = sorted(r for r in reasons if f"| `{r}` |" not in API_DOC)
     assert missing == []
+
+
+def _table_rows(heading: str) -> dict[str, str]:
+    """The rows of the first table under ``heading`` in api.md, by their first cell."""
+    section = API_DOC.split(heading, 1)[1]
+    rows = {}
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            first, rest = line[2:].split(" |", 1)
+            rows.setdefault(first.strip("`"), rest)
+        elif rows and not line.startswith("|"):
+            break
+    return rows
+
+
+def test_every_event_kind_is_described_in_the_api_reference() -> None:
+    kinds = [f.json_name for f in pb.Event.DESCRIPTOR.oneofs_by_name["kind"].fields]
+    described = _table_rows("## Status, views and events")
+    assert [k for k in kinds if k not in described] == []
+    for kind in kinds:
+        message = pb.Event.DESCRIPTOR.fields_by_name[
+            next(f.name for f in pb.Event.DESCRIPTOR.fields if f.json_name == kind)
+        ].message_type
+        row = described[kind]
+        missing = [f.json_name for f in message.fields if f"`{f.json_name}`" not in row]
+        assert missing == [], f"event {kind}: fields not described: {missing}"
+
+
+def _messages() -> Iterator[Any]:
+    pending = list(pb.DESCRIPTOR.message_types_by_name.values())
+    while pending:
+        message = pending.pop(0)
+        if not message.GetOptions().map_entry:
+            yield message
+        pending.extend(message.nested_types)
+
+
+def test_every_message_and_every_field_is_in_the_api_reference() -> None:
+    rows = _table_rows("## Every message")
+    assert [m.name for m in _messages() if m.name not in rows] == []
+    for message in _messages():
+        row = rows[message.name]
+        missing = [f.json_name for f in message.fields if f"`{f.json_name}`" not in row]
+        assert missing == [], f"{message.name}: fields missing from api.md: {missing}"
+
+
+# ---------------------------------------------------------------- references outside
+
+
+#: What points outside the repository: the team's rules file and folder, the
+#: seed texts, issue numbers, first-person notes.
+OUTSIDE = re.compile(
+    r"shared folder|(?-i:RULES\.md)|\bseeds? 0\d\d\b|\bseed texts?\b|\bissues? #?\d+|\bthe issue\b"
+    r"|(?-i:(?<![\w`])I (?=[a-z]))",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize(
+    "path", [_doc_param(p, fixed_elsewhere=REWRITTEN_ELSEWHERE) for p in DOC_FILES]
+)
+def test_no_doc_refers_to_anything_outside_the_repository(path: pathlib.Path) -> None:
+    text = " ".join(path.read_text().split())  # a phrase may break across lines
+    found = sorted({text[m.start() : m.end() + 20] for m in OUTSIDE.finditer(text)})
+    assert found == []
+
+
+def test_the_reference_check_finds_what_it_looks_for() -> None:
+    for text in (
+        "see RULES.md in the shared folder",
+        "as seed 003 says",
+        "from the seed texts",
+        "issue 5's targets",
+        "see issue #12",
+        "I checked the web site",
+    ):
+        assert OUTSIDE.search(text), text
+    for text in ("started from seed 42", '`{"seed": "42"}`', "see docs/rules.md", "i re e i fanti"):
+        assert not OUTSIDE.search(text), text
+
+
+# ---------------------------------------------------------------- JSON examples
+
+
+@dataclass(frozen=True)
+class Example:
+    path: pathlib.Path
+    line: int
+    value: dict[str, Any]
+    refused: bool
+
+    def __str__(self) -> str:
+        return f"{self.path.name}:{self.line} {json.dumps(self.value)[:80]}"
+
+
+_FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
+_INLINE = re.compile(r"`([^`\n]+)`")
+_SAYS_REFUSED = re.compile(
+    r"^\W*(is|gives|returns|answers)\s+(refused|400|`?INVALID_|`?FAILED_PRECONDITION)"
+)
+
+
+def examples(path: pathlib.Path) -> list[Example]:
+    text = path.read_text()
+    found = []
+    spans = [(m.start(1), m.end(1)) for m in _FENCE.finditer(text)]
+    outside = _FENCE.sub(lambda m: " " * len(m.group(0)), text)
+    spans += [(m.start(1), m.end(1)) for m in _INLINE.finditer(outside)]
+    for start, end in sorted(spans):
+        candidate = text[start:end].strip()
+        if not candidate.startswith("{"):
+            continue
+        try:
+            value = json.loads(candidate)
+        except ValueError:
+            continue  # a sketch such as {"state", "events"}, not JSON
+        after = " ".join(text[end + 1 : end + 80].split())
+        refused = bool(_SAYS_REFUSED.match(after))
+        found.append(Example(path, text.count("\n", 0, start) + 1, value, refused))
+    return found
+
+
+def _names(message: type[Message]) -> set[str]:
+    return {n for f in message.DESCRIPTOR.fields for n in (f.name, f.json_name)}
+
+
+@pytest.fixture(scope="module")
+def gateway() -> Iterator[tuple[int, str]]:
+    """A live gateway, and the token of the README's game."""
+    with running_stack(rest=True) as stack:
+        game = http_call(
+            stack.http_port, "POST", "/v1/games", {"players": 2, "scopa": {}, "seed": "42"}
+        )
+        assert game.status == 200
+        yield stack.http_port, game.json()["state"]
+
+
+def _with_state(body: dict[str, Any], state: str) -> dict[str, Any]:
+    return {**body, "state": state} if isinstance(body.get("state"), str) else body
+
+
+def _request_of(value: dict[str, Any], state: str) -> tuple[str, dict[str, Any]] | None:
+    """The route and body an example stands for; None when it is no request."""
+    keys = set(value)
+    if "state" in keys:
+        route = (
+            "/v1/games:play" if "move" in keys
+            else "/v1/games:view" if "seat" in keys
+            else "/v1/games:legalMoves"
+        )
+        return route, _with_state(value, state)
+    if keys <= _names(pb.NewGameRequest) and keys & {"players", "scopa", "tressette"}:
+        return "/v1/games", value
+    if keys <= _names(pb.Move) and "card" in keys:
+        return "/v1/games:validate", {"state": state, "move": value}
+    if keys and keys <= _names(pb.TressetteOptions) and keys - _names(pb.ScopaOptions):
+        return "/v1/games", {"tressette": value}
+    if keys and keys <= _names(pb.ScopaOptions):
+        return "/v1/games", {"scopa": value}
+    return None
+
+
+def _error_envelope_problem(value: dict[str, Any]) -> str | None:
+    document = json.loads((ROOT / "docs" / "openapi.json").read_text())
+    schema = {"components": document["components"], "$ref": "#/components/schemas/Error"}
+    try:
+        jsonschema.Draft202012Validator(schema).validate(value)
+    except jsonschema.ValidationError as error:
+        return f"not the error envelope: {error.message}"
+    return None
+
+
+def _message_problem(value: dict[str, Any]) -> str | None:
+    """None when the example reads strictly as some message of the API."""
+    for descriptor in pb.DESCRIPTOR.message_types_by_name.values():
+        try:
+            parse_dict(value, getattr(pb, descriptor.name)())
+        except JsonMappingError:
+            continue
+        if set(value) <= _names(getattr(pb, descriptor.name)):
+            return None
+    return "no message of the API reads it"
+
+
+def _problem(example: Example, port: int, state: str) -> str | None:
+    value = example.value
+    if "error" in value:
+        return _error_envelope_problem(value)
+    request = _request_of(value, state)
+    if request is None:
+        return _message_problem(value)
+    route, body = request
+    reply = http_call(port, "POST", route, body)
+    status = reply.json().get("error", {}).get("status") if reply.status != 200 else "OK"
+    if example.refused:
+        return None if status == "INVALID_ARGUMENT" else f"said refused, got {status}"
+    # A well-formed move the rules forbid (FAILED_PRECONDITION) is accepted input.
+    if status in ("OK", "FAILED_PRECONDITION"):
+        return None
+    return f"refused: {reply.body.decode()[:200]}"
+
+
+@pytest.mark.parametrize(
+    "path", [_doc_param(p, fixed_elsewhere={"variants.md"}) for p in DOC_FILES]
+)
+def test_every_json_example_in_the_docs_is_what_the_server_takes(
+    path: pathlib.Path, gateway: tuple[int, str]
+) -> None:
+    port, state = gateway
+    problems = [f"{e}: {p}" for e in examples(path) if (p := _problem(e, port, state))]
+    assert problems == []
+
+
+def test_the_examples_are_found_and_a_bad_one_is_caught(
+    tmp_path: pathlib.Path, gateway: tuple[int, str]
+) -> None:
+    readme = examples(ROOT / "README.md")
+    assert len(readme) >= 10
+    assert {"players": 2, "scopa": {}} in [e.value for e in readme]
+    doc = tmp_path / "bad.md"
+    doc.write_text(
+        'Start with `{"scopa": {"deal": "DEAL_THREE"}}`, or `{"scopa": {"target": 0}}`.\n\n'
+        '`{"reBello": "7D"}` is INVALID_ARGUMENT; `{"reBello": "6D"}` is refused.\n'
+    )
+    found = examples(doc)
+    assert [e.refused for e in found] == [False, False, True, True]
+    port, state = gateway
+    verdicts = [_problem(e, port, state) for e in found]
+    assert verdicts[0] is not None and verdicts[1] is not None  # refused, said accepted
+    assert verdicts[2] is None  # refused, as said
+    assert verdicts[3] is not None  # accepted, said refused

@@ -116,6 +116,8 @@ def running_stack(
     require_seat_credentials: bool = False,
     max_age: float | None = None,
     clock: Callable[[], float] = time.time,
+    strict_json: bool = False,
+    cors_origins: Sequence[str] = (),
 ) -> Iterator[Stack]:
     """Start the real servers on free ports of 127.0.0.1; stop them on exit."""
     metrics = metrics or Metrics()
@@ -126,7 +128,14 @@ def running_stack(
     http_server = http_thread = None
     try:
         if rest:
-            app = create_app(handlers, metrics, max_request_bytes, metrics_on_rest)
+            app = create_app(
+                handlers,
+                metrics,
+                max_request_bytes,
+                metrics_on_rest=metrics_on_rest,
+                strict_json=strict_json,
+                cors_origins=cors_origins,
+            )
             http_server = make_server("127.0.0.1", 0, app, threaded=True)
             http_thread = threading.Thread(
                 target=http_server.serve_forever, name="rest-under-test", daemon=True

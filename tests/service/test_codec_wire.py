@@ -29,8 +29,11 @@ from service import codec
 def _plain(value: Any) -> Any:
     if isinstance(value, Card):
         return str(value)
-    if isinstance(value, ev.SideScore | ev.TressetteSideScore):  # its fields and its total
-        return {**_fields(value), "total": value.total}
+    if isinstance(value, ev.SideScore | ev.TressetteSideScore):
+        # The side and its total; the rest in the game's own message.
+        game = "scopa" if isinstance(value, ev.SideScore) else "tressette"
+        fields = _fields(value)
+        return {"side": fields.pop("side"), "total": value.total, game: fields}
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     return value
@@ -290,3 +293,31 @@ def test_a_malformed_move_is_refused_as_parsing_every_card_refuses_it(
         expected.value.reason,
         expected.value.message,
     )
+
+
+# ---------------------------------------------------------------- views
+
+
+@pytest.mark.parametrize("request_", GAMES_TO_PLAY, ids=lambda r: str(r).replace("\n", " "))
+def test_a_view_carries_only_its_own_games_fields(request_: pb.NewGameRequest) -> None:
+    name, rules = codec.rules_from_request(request_)
+    game = get_game(name)
+    state, _ = game.new_game(rules, seed=7, decks=[], first_dealer=None)
+    view = codec.view_to_pb(game.view(state, 0))
+    assert view.WhichOneof("game") == name
+    if name == "scopa":
+        assert len(view.scopa.table) > 0 or request_.scopa.variant != pb.SCOPA_VARIANT_UNSPECIFIED
+    else:
+        assert view.tressette.leader == game.status(state).seat_to_play
+    printed = view.SerializeToString()
+    assert pb.View.FromString(printed) == view
+
+
+def test_a_scopa_view_with_an_empty_table_still_names_its_game() -> None:
+    game = get_game("scopa")
+    scopone = pb.ScopaOptions(variant=pb.SCOPA_VARIANT_SCOPONE_SCIENTIFICO)
+    _, rules = codec.rules_from_request(pb.NewGameRequest(players=4, scopa=scopone))
+    state, _ = game.new_game(rules, seed=1, decks=[], first_dealer=None)
+    view = codec.view_to_pb(game.view(state, 2))
+    assert list(view.scopa.table) == []
+    assert view.WhichOneof("game") == "scopa"

@@ -163,7 +163,27 @@ BAD_VALUES = [
     ("MAZZO_STATE_MAX_AGE", "0", "above 0"),
     ("MAZZO_STATE_MAX_AGE", "a day", "bad number"),
     ("MAZZO_STATE_MAX_AGE", "-5", "bad number"),
+    ("MAZZO_STRICT_JSON", "yes please", "bad switch"),
+    ("MAZZO_STRICT_JSON", "", "bad switch"),
+    ("MAZZO_CORS_ORIGINS", "app.example.com", "bad origin"),
+    ("MAZZO_CORS_ORIGINS", "https://app.example.com/", "bad origin"),
+    ("MAZZO_CORS_ORIGINS", "https://a.example.com,ftp://b.example.com", "bad origin"),
 ]
+
+
+def test_strict_json_and_cors_origins() -> None:
+    assert Config.from_env({}).strict_json is False
+    assert Config.from_env({}).cors_origins == ()
+    assert Config.from_env({"MAZZO_STRICT_JSON": "TRUE"}).strict_json is True
+    assert Config.from_env({"MAZZO_STRICT_JSON": "0"}).strict_json is False
+    origins = " https://app.example.com, http://localhost:3000 ,,http://[::1]:8000"
+    assert Config.from_env({"MAZZO_CORS_ORIGINS": origins}).cors_origins == (
+        "https://app.example.com",
+        "http://localhost:3000",
+        "http://[::1]:8000",
+    )
+    assert Config.from_env({"MAZZO_CORS_ORIGINS": "*"}).cors_origins == ("*",)
+    assert Config.from_env({"MAZZO_CORS_ORIGINS": ""}).cors_origins == ()
 
 
 @pytest.mark.parametrize(("name", "value", "message"), BAD_VALUES)

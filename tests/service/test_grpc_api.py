@@ -204,9 +204,9 @@ def _first_hand(client: MazzoClient, napola: bool) -> pb.HandScored:
 @pytest.mark.parametrize("napola", [True, False])
 def test_napola_option_scores_the_run_of_coins(client: MazzoClient, napola: bool) -> None:
     scored = _first_hand(client, napola)
-    side0 = scored.sides[0]
+    side0 = scored.sides[0].scopa
     assert side0.napola >= 3 if napola else side0.napola == 0
-    assert scored.sides[1].napola == 0
+    assert scored.sides[1].scopa.napola == 0
     points = (
         side0.cards_point,
         side0.denari_point,
@@ -215,7 +215,7 @@ def test_napola_option_scores_the_run_of_coins(client: MazzoClient, napola: bool
         side0.sweeps,
         side0.napola,
     )
-    assert side0.total == sum(points)
+    assert scored.sides[0].total == sum(points)
 
 
 # ---------------------------------------------------------------- Play
@@ -231,7 +231,7 @@ def test_play_applies_a_capture_and_passes_the_turn(client: MazzoClient, token: 
     assert sorted(capture.taken) == ["3S", "4B"]
     assert reply.status.seat_to_play == 1
     view = client.view(reply.state, 0).view
-    assert list(view.table) == ["2C", "5S"]
+    assert list(view.scopa.table) == ["2C", "5S"]
     assert list(view.hand) == ["5C", "9B"]
     assert sorted(view.piles[0].cards) == ["3S", "4B", "7D"]
 
@@ -246,7 +246,7 @@ def test_play_never_changes_the_callers_token(client: MazzoClient, token: bytes)
     first = client.play(token, move(0, "5C"))
     second = client.play(token, move(0, "5C"))
     assert list(first.events) == list(second.events)
-    assert list(client.view(token, 0).view.table) == cards(TABLE)
+    assert list(client.view(token, 0).view.scopa.table) == cards(TABLE)
 
 
 def test_play_over_the_raw_stub(stub: engine_pb2_grpc.EngineStub, token: bytes) -> None:
@@ -316,7 +316,7 @@ def test_view_shows_a_seat_its_own_hand_only(client: MazzoClient, token: bytes) 
         view = client.view(token, seat).view
         assert (view.seat, view.side) == (seat, seat)
         assert list(view.hand) == cards(HANDS[seat])
-        assert list(view.table) == cards(TABLE)
+        assert list(view.scopa.table) == cards(TABLE)
         assert list(view.hand_sizes) == [3, 3]
         assert view.stock_size == 30
         assert [(p.side, list(p.cards), p.sweeps) for p in view.piles] == [(0, [], 0), (1, [], 0)]
@@ -364,7 +364,7 @@ def test_the_first_hand_accounts_for_all_forty_cards(finished: list[pb.PlayRespo
                 piles += list(event.leftovers_taken.cards)
             elif event.HasField("hand_scored"):
                 assert sorted(piles) == sorted(ALL_CARDS)
-                assert sum(side.cards for side in event.hand_scored.sides) == 40
+                assert sum(side.scopa.cards for side in event.hand_scored.sides) == 40
                 return
     raise AssertionError("no hand was scored")
 

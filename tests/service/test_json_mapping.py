@@ -21,6 +21,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 import grpc_tools
 import orjson
@@ -412,23 +413,58 @@ def render(value: Any) -> str:
     return json.dumps(value)
 
 
-def verdicts(text: str | bytes, cls: type[Message]) -> tuple[bytes | None, bytes | None]:
+_JSON_FORMAT_PARSER = json_format._Parser  # type: ignore[attr-defined]
+
+
+class _UnknownFieldsOnlyParser(_JSON_FORMAT_PARSER):  # type: ignore[misc,valid-type]
+    """json_format's parser whose ignore_unknown_fields skips unknown fields but
+    not enum values of unknown names: the reference of the mapping's option."""
+
+    def _strict_enums(name: str) -> Any:  # type: ignore[misc]
+        def convert(self: Any, *args: Any, **kwargs: Any) -> Any:
+            ignoring, self.ignore_unknown_fields = self.ignore_unknown_fields, False
+            try:
+                return getattr(_JSON_FORMAT_PARSER, name)(self, *args, **kwargs)
+            finally:
+                self.ignore_unknown_fields = ignoring
+
+        return convert
+
+    _ConvertAndSetScalar = _strict_enums("_ConvertAndSetScalar")
+    _ConvertAndAppendScalar = _strict_enums("_ConvertAndAppendScalar")
+    _ConvertAndSetScalarToMapKey = _strict_enums("_ConvertAndSetScalarToMapKey")
+
+
+def verdicts(
+    text: str | bytes, cls: type[Message], *, ignore_unknown: bool = False
+) -> tuple[bytes | None, bytes | None]:
     """(json_format's message or None if refused, the mapping's message or None)."""
+    if ignore_unknown:  # both sides, since the mapping hands well-known types to json_format
+        with mock.patch.object(json_format, "_Parser", _UnknownFieldsOnlyParser):
+            return _verdicts(text, cls, ignore_unknown=True)
+    return _verdicts(text, cls, ignore_unknown=False)
+
+
+def _verdicts(
+    text: str | bytes, cls: type[Message], *, ignore_unknown: bool
+) -> tuple[bytes | None, bytes | None]:
     try:
-        expected: bytes | None = json_format.Parse(text, cls()).SerializePartialToString(
-            deterministic=True
-        )
+        expected: bytes | None = json_format.Parse(
+            text, cls(), ignore_unknown_fields=ignore_unknown
+        ).SerializePartialToString(deterministic=True)
     except (json_format.ParseError, UnicodeDecodeError):
         expected = None
     try:
-        actual: bytes | None = parse(text, cls()).SerializePartialToString(deterministic=True)
+        actual: bytes | None = parse(
+            text, cls(), ignore_unknown_fields=ignore_unknown
+        ).SerializePartialToString(deterministic=True)
     except JsonMappingError:
         actual = None
     return expected, actual
 
 
-def _assert_same_verdict(text: str, cls: type[Message]) -> None:
-    expected, actual = verdicts(text, cls)
+def _assert_same_verdict(text: str, cls: type[Message], *, ignore_unknown: bool = False) -> None:
+    expected, actual = verdicts(text, cls, ignore_unknown=ignore_unknown)
     assert actual == expected, text
 
 
@@ -452,6 +488,17 @@ def test_every_field_kind_accepts_and_refuses_what_json_format_does(
     cls = message_class(full_name)
     root = data.draw(json_objects(cls.DESCRIPTOR) | JUNK)
     _assert_same_verdict(render(root), cls)
+
+
+@pytest.mark.parametrize("full_name", ENGINE_TYPES + TEST_TYPES)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_ignoring_unknown_fields_accepts_and_refuses_what_json_format_does(
+    full_name: str, data: st.DataObject
+) -> None:
+    cls = message_class(full_name)
+    root = data.draw(json_objects(cls.DESCRIPTOR) | JUNK)
+    _assert_same_verdict(render(root), cls, ignore_unknown=True)
 
 
 # ---------------------------------------------------------------- named cases
@@ -654,3 +701,39 @@ def test_well_known_types_are_json_format_s() -> None:
     assert expected is not None and actual == expected
     message = parse(text, well_known())
     assert message_to_dict(message) == expected_dict(message)
+
+
+# ---------------------------------------------------------------- unknown fields
+
+
+def test_unknown_fields_are_refused_unless_ignored() -> None:
+    text = '{"state": "AQ==", "move": {"seat": 1, "card": "7D", "spin": 3}, "client": {"v": 2}}'
+    with pytest.raises(JsonMappingError, match="no field 'spin'"):
+        parse(text, pb.PlayRequest())
+    lenient = parse(text, pb.PlayRequest(), ignore_unknown_fields=True)
+    assert lenient == pb.PlayRequest(state=b"\x01", move=pb.Move(seat=1, card="7D"))
+    assert verdicts(text, pb.PlayRequest, ignore_unknown=True)[0] is not None
+
+
+def test_an_enum_value_of_an_unknown_name_is_refused_even_when_unknown_fields_are_ignored() -> None:
+    text = '{"scopa": {"variant": "SCOPA_VARIANT_FROM_THE_FUTURE", "napola": true}}'
+    for ignore_unknown in (False, True):
+        with pytest.raises(JsonMappingError, match="not a value of mazzo.v1.ScopaVariant"):
+            parse(text, pb.NewGameRequest(), ignore_unknown_fields=ignore_unknown)
+    # json_format's own option would skip it: the mapping chooses not to.
+    assert json_format.Parse(text, pb.NewGameRequest(), ignore_unknown_fields=True).scopa.napola
+    assert verdicts(text, pb.NewGameRequest, ignore_unknown=True) == (None, None)
+
+
+def test_a_map_with_unknown_fields_beside_it_reads_as_json_format_reads_it() -> None:
+    everything = message_class("jsonmaptest.Everything")
+    text = '{"mStrInt": {}, "m_str_int": {"": 0}, "bogus": 1}'
+    expected, actual = verdicts(text, everything, ignore_unknown=True)
+    assert expected is not None and actual == expected
+
+
+def test_a_wrong_type_is_refused_even_when_unknown_fields_are_ignored() -> None:
+    for text in ('{"seat": "one"}', '{"state": 5}', '{"seat": 1, "bogus": 1, "seat": 2}'):
+        with pytest.raises(JsonMappingError):
+            parse(text, pb.ViewRequest(), ignore_unknown_fields=True)
+        assert verdicts(text, pb.ViewRequest, ignore_unknown=True) == (None, None)

@@ -102,7 +102,9 @@ def test_a_trick_is_won_then_both_draw_in_the_open(client: MazzoClient) -> None:
     assert not any(e.HasField("visible_to") for e in played.events)
     view = client.view(played.state, 0).view
     assert [(k.seat, list(k.cards)) for k in view.known] == [(1, ["9C"])]
-    assert view.stock_size == 18 and view.leader == 1 and list(view.trick) == []
+    assert view.stock_size == 18 and view.tressette.leader == 1
+    assert list(view.tressette.trick) == []
+    assert view.WhichOneof("game") == "tressette"
 
 
 def test_napoletana_is_declared_at_the_first_card_over_rest(

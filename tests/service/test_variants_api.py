@@ -1,4 +1,4 @@
-"""The Scopa family over gRPC and REST (issue 4, docs/variants.md): NewGame by variant,
+"""The Scopa family over gRPC and REST (docs/variants.md): NewGame by variant,
 switches over a preset, refused combinations, the catalog's variants and faces, the
 views' faces and card names, the new events, and whole Cirulla and Escoba games."""
 
@@ -106,7 +106,7 @@ def test_rest_new_game_as_in_the_brief_starts_cirulla(rest_port: int):
     state = reply["state"]
     seen = post(rest_port, "/v1/games:view", {"state": state, "seat": 1})["view"]
     assert seen["face"] == "FACE_FRENCH"
-    assert set(seen["cardNames"]) == set(seen["hand"]) | set(seen["table"]) | {
+    assert set(seen["cardNames"]) == set(seen["hand"]) | set(seen["scopa"]["table"]) | {
         c for pile in seen["piles"] for c in pile["cards"]
     }
     for code, name in seen["cardNames"].items():
@@ -448,7 +448,7 @@ def test_views_carry_the_face_and_the_names_of_every_card_shown(stub: Stub):
     for seat in (0, 1):
         seen = stub.View(pb.ViewRequest(state=game.state, seat=seat), timeout=10).view
         assert seen.face == pb.FACE_SPANISH
-        shown = set(seen.hand) | set(seen.table) | {c for p in seen.piles for c in p.cards}
+        shown = set(seen.hand) | set(seen.scopa.table) | {c for p in seen.piles for c in p.cards}
         assert set(seen.card_names) == shown
         for code in shown:
             assert seen.card_names[code] == card_name(DECK[ALL_CARDS.index(code)], Face.SPANISH)
@@ -478,7 +478,7 @@ def test_escobas_first_table_bonus_is_an_event_on_the_wire(stub: Stub):
         1,
     )
     seen = stub.View(pb.ViewRequest(state=game.state, seat=0), timeout=10).view
-    assert list(seen.table) == []
+    assert list(seen.scopa.table) == []
     assert [(p.side, list(p.cards), p.sweeps) for p in seen.piles] == [
         (0, [], 0),
         (1, ["1B", "2C", "4S", "8D"], 1),
@@ -544,20 +544,21 @@ def test_fewest_cards_refusal_lists_the_choices_over_grpc(stub: Stub):
 
 def _check_scored(scored: pb.HandScored, before: list[int]) -> list[int]:
     for s in scored.sides:
+        assert s.WhichOneof("game") == "scopa"
         breakdown = (
-            s.cards_point
-            + s.denari_point
-            + s.settebello_point
-            + s.primiera_point
-            + s.sweeps
-            + s.napola
-            + s.re_bello_point
-            + s.grande
-            + s.piccola
-            + s.declarations
+            s.scopa.cards_point
+            + s.scopa.denari_point
+            + s.scopa.settebello_point
+            + s.scopa.primiera_point
+            + s.scopa.sweeps
+            + s.scopa.napola
+            + s.scopa.re_bello_point
+            + s.scopa.grande
+            + s.scopa.piccola
+            + s.scopa.declarations
         )
         assert s.total == breakdown
-    assert sum(s.cards for s in scored.sides) == 40
+    assert sum(s.scopa.cards for s in scored.sides) == 40
     after = [a + s.total for a, s in zip(before, scored.sides, strict=True)]
     assert list(scored.scores) == after
     return after
