@@ -37,19 +37,6 @@ ROOT = pathlib.Path(__file__).parent.parent
 API_DOC = (ROOT / "docs" / "api.md").read_text()
 DOC_FILES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md", ROOT / "CHANGELOG.md"]
 
-#: docs/rules.md and docs/variants.md are being rewritten on another branch (their
-#: sources and enum spellings); strict: once fixed these fail as XPASS, and the
-#: marker must go.
-REWRITTEN_ELSEWHERE = {"rules.md", "variants.md"}
-
-
-def _doc_param(path: pathlib.Path, *, fixed_elsewhere: set[str]) -> Any:
-    marks = []
-    if path.name in fixed_elsewhere:
-        marks.append(pytest.mark.xfail(strict=True, reason="rewritten on its own branch"))
-    return pytest.param(path, id=path.name, marks=marks)
-
-
 # ---------------------------------------------------------------- the API reference
 
 
@@ -115,9 +102,7 @@ OUTSIDE = re.compile(
 )
 
 
-@pytest.mark.parametrize(
-    "path", [_doc_param(p, fixed_elsewhere=REWRITTEN_ELSEWHERE) for p in DOC_FILES]
-)
+@pytest.mark.parametrize("path", DOC_FILES, ids=lambda path: path.name)
 def test_no_doc_refers_to_anything_outside_the_repository(path: pathlib.Path) -> None:
     text = " ".join(path.read_text().split())  # a phrase may break across lines
     found = sorted({text[m.start() : m.end() + 20] for m in OUTSIDE.finditer(text)})
@@ -259,9 +244,7 @@ def _problem(example: Example, port: int, state: str) -> str | None:
     return f"refused: {reply.body.decode()[:200]}"
 
 
-@pytest.mark.parametrize(
-    "path", [_doc_param(p, fixed_elsewhere={"variants.md"}) for p in DOC_FILES]
-)
+@pytest.mark.parametrize("path", DOC_FILES, ids=lambda path: path.name)
 def test_every_json_example_in_the_docs_is_what_the_server_takes(
     path: pathlib.Path, gateway: tuple[int, str]
 ) -> None:

@@ -74,7 +74,7 @@ def test_grpc_validate_and_play_a_lay(stub: Stub):
     played = stub.Play(pb.PlayRequest(state=game.state, move=laid(0, "8D")), timeout=10)
     assert [e.WhichOneof("kind") for e in played.events] == ["card_played"]
     view = stub.View(pb.ViewRequest(state=played.state, seat=1), timeout=10).view
-    assert list(view.table) == ["7D", "10D", "10C", "10S", "8D"]
+    assert list(view.scopa.table) == ["7D", "10D", "10C", "10S", "8D"]
 
 
 def test_grpc_an_empty_take_asks_between_the_taking_and_the_lay(stub: Stub):
