@@ -112,6 +112,24 @@ class MazzoClient:
     def view(self, state: bytes, seat: int) -> pb.ViewResponse:
         return self._call("View", pb.ViewRequest(state=state, seat=seat))
 
+    def suggest(
+        self,
+        state: bytes,
+        seat: int,
+        level: str = "expert",
+        *,
+        budget_ms: int = 0,
+        seed: int | None = None,
+        simulations: int = 0,
+    ) -> pb.SuggestResponse:
+        """A computer player's move for ``seat`` (the seat to play)."""
+        request = pb.SuggestRequest(
+            state=state, seat=seat, level=level, budget_ms=budget_ms, simulations=simulations
+        )
+        if seed is not None:
+            request.seed = seed
+        return self._call("Suggest", request)
+
 
 def move(seat: int, card: str, take: Iterable[str] = ()) -> pb.Move:
     """Spell a move: ``move(0, "10D", ["2C", "8S"])``."""

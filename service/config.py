@@ -32,6 +32,7 @@ DEFAULT_GRACE_SECONDS = 10.0
 DEFAULT_GRPC_WORKERS = 16
 DEFAULT_MAX_REQUEST_BYTES = 65536
 DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_MAX_SUGGEST_MS = 1000
 MAX_WORKERS = 256  # far above any machine's cores: a typo, not a plan
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_INT32 = 2**31 - 1  # gRPC's receive limit is a signed 32-bit integer
@@ -72,6 +73,11 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
         "Largest request accepted: REST body limit and gRPC max receive size.",
     ),
     ("MAZZO_LOG_LEVEL", DEFAULT_LOG_LEVEL, "Log level: " + ", ".join(LOG_LEVELS) + "."),
+    (
+        "MAZZO_MAX_SUGGEST_MS",
+        str(DEFAULT_MAX_SUGGEST_MS),
+        "Longest a Suggest call may think, in ms: a larger budget_ms is cut to it.",
+    ),
 )
 
 
@@ -102,6 +108,7 @@ class Config:
     workers: int = field(default_factory=default_workers)
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     log_level: str = DEFAULT_LOG_LEVEL
+    max_suggest_ms: int = DEFAULT_MAX_SUGGEST_MS
 
     @property
     def dev_key(self) -> bool:
@@ -124,6 +131,9 @@ class Config:
                 src, "MAZZO_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BYTES, _positive_int
             ),
             log_level=_read(src, "MAZZO_LOG_LEVEL", DEFAULT_LOG_LEVEL, _log_level),
+            max_suggest_ms=_read(
+                src, "MAZZO_MAX_SUGGEST_MS", DEFAULT_MAX_SUGGEST_MS, _positive_int
+            ),
         )
 
 

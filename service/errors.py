@@ -52,6 +52,8 @@ class ServiceReason(StrEnum):
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
     BAD_REQUEST = "BAD_REQUEST"
     INTERNAL = "INTERNAL"
+    INVALID_LEVEL = "INVALID_LEVEL"
+    INVALID_BUDGET = "INVALID_BUDGET"
 
 
 class ApiError(Exception):

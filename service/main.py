@@ -50,7 +50,9 @@ def main() -> int:
 def serve_one_process(config: Config) -> int:
     """MAZZO_WORKERS=1: gRPC, REST and metrics in this process, until SIGTERM or SIGINT."""
     metrics = Metrics()
-    handlers = EngineHandlers(StateSealer(config.state_keys), metrics)
+    handlers = EngineHandlers(
+        StateSealer(config.state_keys), metrics, max_suggest_ms=config.max_suggest_ms
+    )
 
     # Handlers first: a SIGTERM that arrives while starting (or right after the
     # "listening" lines) must drain and exit 0, not kill the process.

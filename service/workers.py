@@ -178,7 +178,9 @@ class Worker(ThreadWorker):  # type: ignore[misc]
         os.close(plan.ready_pipe[0])
         plan.grpc_reservation.close()  # the parent keeps the port; this copy is not needed
         metrics = Metrics()
-        handlers = EngineHandlers(StateSealer(config.state_keys), metrics)
+        handlers = EngineHandlers(
+            StateSealer(config.state_keys), metrics, max_suggest_ms=config.max_suggest_ms
+        )
         self.grpc = GrpcServer(
             handlers,
             metrics,

@@ -105,10 +105,11 @@ def running_stack(
     metrics: Metrics | None = None,
     rest: bool = True,
     max_request_bytes: int = 65536,
+    max_suggest_ms: int = 1000,
 ) -> Iterator[Stack]:
     """Start the real servers on free ports of 127.0.0.1; stop them on exit."""
     metrics = metrics or Metrics()
-    handlers = EngineHandlers(StateSealer(list(keys)), metrics)
+    handlers = EngineHandlers(StateSealer(list(keys)), metrics, max_suggest_ms=max_suggest_ms)
     grpc_server = GrpcServer(handlers, metrics, "127.0.0.1:0", workers=4)
     grpc_server.start()
     http_server = http_thread = None

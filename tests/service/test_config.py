@@ -33,6 +33,7 @@ def test_defaults() -> None:
     assert config.workers == default_workers()
     assert config.max_request_bytes == 65536
     assert config.log_level == "INFO"
+    assert config.max_suggest_ms == 1000
 
 
 def test_workers_default_to_one_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -67,6 +68,7 @@ def test_every_variable_parsed() -> None:
         "MAZZO_WORKERS": "3",
         "MAZZO_MAX_REQUEST_BYTES": "1024",
         "MAZZO_LOG_LEVEL": "debug",
+        "MAZZO_MAX_SUGGEST_MS": "250",
         "UNRELATED": "ignored",
     }
     config = Config.from_env(env)
@@ -80,6 +82,7 @@ def test_every_variable_parsed() -> None:
         workers=3,
         max_request_bytes=1024,
         log_level="DEBUG",
+        max_suggest_ms=250,
     )
     assert not config.dev_key
 
@@ -143,6 +146,8 @@ BAD_VALUES = [
     ("MAZZO_MAX_REQUEST_BYTES", "64k", "bad number"),
     ("MAZZO_MAX_REQUEST_BYTES", "0", "bad number"),
     ("MAZZO_MAX_REQUEST_BYTES", str(2**31), "bad number"),
+    ("MAZZO_MAX_SUGGEST_MS", "0", "bad number"),
+    ("MAZZO_MAX_SUGGEST_MS", "1s", "bad number"),
     ("MAZZO_LOG_LEVEL", "LOUD", "bad log level"),
     ("MAZZO_LOG_LEVEL", "", "bad log level"),
 ]
@@ -194,6 +199,7 @@ def test_settings_match_config_defaults() -> None:
     assert shown["MAZZO_WORKERS"] == "(one per core)"  # default_workers(), not a literal
     assert int(shown["MAZZO_MAX_REQUEST_BYTES"]) == defaults.max_request_bytes
     assert shown["MAZZO_LOG_LEVEL"] == defaults.log_level
+    assert int(shown["MAZZO_MAX_SUGGEST_MS"]) == defaults.max_suggest_ms
     assert shown["MAZZO_STATE_KEYS"] == ""
 
 

@@ -40,6 +40,7 @@ POST_ROUTES = [
     "/v1/games:validate",
     "/v1/games:legalMoves",
     "/v1/games:view",
+    "/v1/games:suggest",
 ]
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 
@@ -512,7 +513,7 @@ def test_the_gateway_serves_exactly_the_proto_routes_and_metrics(stack: Stack) -
         for rule in stack.http_server.app.url_map.iter_rules()  # type: ignore[attr-defined]
         for verb in (rule.methods or set()) - {"HEAD", "OPTIONS"}
     }
-    assert len(_proto_routes()) == 6
+    assert len(_proto_routes()) == 7
     assert served == _proto_routes() | {("GET", "/metrics")}
 
 
