@@ -2,10 +2,12 @@
 
 Each simulation deals the unseen cards at random in a way that fits the view
 (:mod:`engine.players.determinize`), plays one of the seat's legal moves, then
-plays the rest of the hand out with a quick rule-of-thumb policy for every
-seat (:mod:`engine.players.rollout`), and scores the hand. The root moves
-share the simulations by UCB1 (the bandit rule of UCT): the promising moves are
-simulated more, and every move at least once. The reward is the seat's *side*
+plays the rest of the hand out with a quick version of the greedy player's
+rules for every seat, and scores the hand. The play-outs run on a fast path
+of mutable lists (:mod:`engine.players.fast_scopa`,
+:mod:`engine.players.fast_tressette`). The root moves share the simulations
+by UCB1 (the bandit rule of UCT): the promising moves are simulated more, and
+every move at least once. The reward is the seat's *side*
 points minus the best other side's: partners play for the side, so in team
 games the search counts the partner's points as its own and plays the
 partner's moves in every simulation.
@@ -22,11 +24,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.game import Move
-from engine.players import determinize, greedy, rollout
+from engine.players import determinize, fast_scopa, fast_tressette, greedy
 from engine.players.base import Budget, Suggestion
 from engine.players.voids import shown_voids
 from engine.scopa import ScopaView
 
+#: How often a simulated player plays a random move instead of its rule of
+#: thumb, so that the simulations do not all follow one line.
+EXPLORE = 0.15
 #: UCB1's exploration constant, in points of a hand (a hand is worth about 11).
 EXPLORATION = 4.0
 
@@ -66,11 +71,19 @@ def _ucb(visits: list[int], rewards: list[float], done: int) -> int:
     )
 
 
+def _scopa_play_out(state: Any, move: Move, rng: random.Random) -> tuple[int, ...]:
+    return fast_scopa.play_out(state, move, rng, EXPLORE)
+
+
+def _tressette_play_out(state: Any, move: Move, rng: random.Random) -> tuple[int, ...]:
+    return fast_tressette.play_out(state, move, rng, EXPLORE)
+
+
 def _simulator(
     view: Any,
 ) -> tuple[Callable[[random.Random], Any], Callable[[Any, Move, random.Random], tuple[int, ...]]]:
     """How to deal a simulation from ``view``, and how to play one out."""
     if isinstance(view, ScopaView):
-        return (lambda rng: determinize.scopa_state(view, rng)), rollout.scopa_play_out
+        return (lambda rng: determinize.scopa_state(view, rng)), _scopa_play_out
     voids = shown_voids(view)
-    return (lambda rng: determinize.tressette_state(view, rng, voids)), rollout.tressette_play_out
+    return (lambda rng: determinize.tressette_state(view, rng, voids)), _tressette_play_out
