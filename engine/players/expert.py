@@ -1,24 +1,26 @@
-"""The expert: a determinized Monte Carlo search over one seat's view.
+"""The expert: determinized Monte Carlo search over one seat's view.
 
-Each simulation deals the unseen cards at random in a way that fits the view
-(:mod:`engine.players.determinize`), plays one of the seat's legal moves, then
-plays the rest of the hand out with a quick version of the greedy player's
-rules for every seat, and scores the hand. The play-outs run on a fast path
-of mutable lists (:mod:`engine.players.fast_scopa`,
-:mod:`engine.players.fast_tressette`). The root moves share the simulations
-by UCB1 (the bandit rule of UCT): the promising moves are simulated more, and
-every move at least once. The reward is the seat's *side*
-points minus the best other side's: partners play for the side, so in team
-games the search counts the partner's points as its own and plays the
-partner's moves in every simulation.
+Each round of the search deals the unseen cards at random in a way that fits
+the view (:mod:`engine.players.determinize`), then, for every legal move of
+the seat, plays that move and the rest of the hand out with a quick version of
+the greedy player's rules for every seat, and scores the hand (perfect
+information Monte Carlo, flat: the search's tree is the root's moves). All the
+moves are tried on the same deals with the same random choices in the
+play-outs (common random numbers): the difference between two moves is then
+measured on the same cards, which takes far fewer simulations than
+independent deals to tell them apart. The play-outs run on a fast path of
+mutable lists (:mod:`engine.players.fast_scopa`,
+:mod:`engine.players.fast_tressette`).
 
-The choice is the move simulated most (ties: the best mean). With a budget
-too small for one simulation per move, the greedy player chooses.
+The score of a play-out is the seat's *side* points minus the best other
+side's: partners play for the side, so in team games the search counts the
+partner's points as its own and plays the partner's moves in every
+simulation. The choice is the move with the best total. With a budget too
+small for one deal, the greedy player chooses.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -31,9 +33,7 @@ from engine.scopa import ScopaView
 
 #: How often a simulated player plays a random move instead of its rule of
 #: thumb, so that the simulations do not all follow one line.
-EXPLORE = 0.15
-#: UCB1's exploration constant, in points of a hand (a hand is worth about 11).
-EXPLORATION = 4.0
+EXPLORE = 0.1
 
 
 def choose(
@@ -44,31 +44,27 @@ def choose(
     sample, play_out = _simulator(view)
     side = view.side
     count = len(legal_moves)
-    visits = [0] * count
     rewards = [0.0] * count
     points = [0.0] * count
     more = budget.meter()
-    done = 0
-    while more(done):
-        index = done if done < count else _ucb(visits, rewards, done)
-        totals = play_out(sample(rng), legal_moves[index], rng)
-        mine = totals[side]
-        rewards[index] += mine - max(t for s, t in enumerate(totals) if s != side)
-        points[index] += mine
-        visits[index] += 1
-        done += 1
-    if done < count:
-        return greedy.choose(view, legal_moves, budget, rng)._replace(simulations=done)
-    best = max(range(count), key=lambda i: (visits[i], rewards[i] / visits[i]))
-    return Suggestion(legal_moves[best], points[best] / visits[best], done)
-
-
-def _ucb(visits: list[int], rewards: list[float], done: int) -> int:
-    log_done = math.log(done)
-    return max(
-        range(len(visits)),
-        key=lambda i: rewards[i] / visits[i] + EXPLORATION * math.sqrt(log_done / visits[i]),
-    )
+    done = deals = 0
+    # A deal is played out once per move, or not at all: never past the budget.
+    while more(done + count - 1):
+        deal = sample(rng)
+        seed = rng.getrandbits(64)
+        for index, move in enumerate(legal_moves):
+            # The same seed for every move: the simulated players' random
+            # choices match too, so that the moves differ only by themselves.
+            totals = play_out(deal, move, random.Random(seed))
+            mine = totals[side]
+            rewards[index] += mine - max(t for s, t in enumerate(totals) if s != side)
+            points[index] += mine
+        done += count
+        deals += 1
+    if not deals:
+        return greedy.choose(view, legal_moves, budget, rng)
+    best = max(range(count), key=rewards.__getitem__)
+    return Suggestion(legal_moves[best], points[best] / deals, done)
 
 
 def _scopa_play_out(state: Any, move: Move, rng: random.Random) -> tuple[int, ...]:

@@ -15,13 +15,17 @@ engine's ``apply`` and checks that both score it the same.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
-from engine.cards import ACE, RANK_OF, SETTEBELLO, Card
+from engine.cards import ACE, DECK, RANK_OF, Card
 from engine.game import Move
-from engine.scopa import ScopaState, _captures, judge_hand
-from engine.scopa_rules import AceSweep, CaptureRule
+from engine.players.greedy import OPEN_SWEEP_PENALTY, SWEEP_VALUE, card_worth
+from engine.scopa import QUINDICI, ScopaState, _captures, judge_hand
+from engine.scopa_rules import AceSweep, CaptureRule, ScopaRules
 from engine.scopa_scoring import score_hand
 
+_BY_RANK, _BY_FIFTEEN = CaptureRule.SCOPA, CaptureRule.QUINDICI
+MAX_RANK = 10
 #: A simulated move: the card played and the cards it takes.
 Play = tuple[Card, frozenset[Card]]
 
@@ -36,7 +40,7 @@ def play_out(
     """Play ``move`` then the rest of the hand with the rollout policy; the
     hand's points by side. ``trace`` collects every move played (for tests)."""
     rules = state.rules
-    players, teams, key = rules.players, rules.teams, rules.capture_key
+    players, teams = rules.players, rules.teams
     hand_size = rules.hand_size
     ace_rule = rules.ace_takes_all
     hands = [list(h) for h in state.hands]
@@ -88,7 +92,7 @@ def play_out(
                 if rules.declarations:
                     _declare(hands[receiver], rules.side_of(receiver), declared)
             del stock[:dealt]
-        card, take = _policy(hands[seat], table, key, rng, explore)
+        card, take = _policy(hands[seat], table, rules, rng, explore)
     if table and last_side is not None:
         piles[last_side] += table
     scored = score_hand(rules, piles, sweeps, declared if rules.declarations else ())
@@ -101,29 +105,50 @@ def _declare(hand: list[Card], side: int, declared: list[int]) -> None:
         declared[side] += judged[1]
 
 
+@lru_cache(maxsize=64)
+def _worths(rules: ScopaRules) -> tuple[float, ...]:
+    """The greedy player's worth of each card under ``rules``, by card index."""
+    return tuple(card_worth(c, rules) for c in DECK)
+
+
 def _policy(
     hand: list[Card],
     table: tuple[Card, ...],
-    key: tuple[CaptureRule, bool, bool],
+    rules: ScopaRules,
     rng: random.Random,
     explore: float,
 ) -> Play:
-    """Take what takes most (a sweep first, the settebello counts more); with
-    probability ``explore``, or when nothing takes, a random card and taking."""
-    if rng.random() >= explore:
-        best: Play | None = None
-        best_value = 0
-        size = len(table)
-        for card in hand:
-            for take in _captures(RANK_OF[card], table, key):
-                if take:
-                    value = len(take) + (10 if len(take) == size else 0)
-                    if card == SETTEBELLO or SETTEBELLO in take:
-                        value += 3
-                    if value > best_value:
-                        best, best_value = (card, take), value
-        if best is not None:
-            return best
-    card = rng.choice(hand)
-    options = _captures(RANK_OF[card], table, key)
-    return card, options[0] if len(options) == 1 else rng.choice(options)
+    """The greedy player's rules of thumb, quickly (engine.players.greedy): the
+    takings worth most, a sweep above all; lay the cheapest card; avoid leaving
+    a table that one card sweeps (judged by its sum alone). With probability
+    ``explore`` a random card and taking instead."""
+    key = rules.capture_key
+    if rng.random() < explore:
+        card = rng.choice(hand)
+        options = _captures(RANK_OF[card], table, key)
+        return card, options[0] if len(options) == 1 else rng.choice(options)
+    worth = _worths(rules)
+    by_rank = key[0] is not _BY_FIFTEEN
+    by_fifteen = key[0] is not _BY_RANK
+    total = sum(RANK_OF[c] for c in table)
+    size = len(table)
+    best: Play | None = None
+    best_value = -1e9
+    for card in hand:
+        for take in _captures(RANK_OF[card], table, key):
+            if take:
+                value = worth[card] + sum(worth[c] for c in take)
+                left = total - sum(RANK_OF[c] for c in take)
+                if len(take) == size:
+                    value += SWEEP_VALUE
+            else:
+                value = -worth[card]
+                left = total + RANK_OF[card]
+            if left and (
+                (by_rank and left <= MAX_RANK) or (by_fifteen and 0 < QUINDICI - left <= MAX_RANK)
+            ):
+                value -= OPEN_SWEEP_PENALTY
+            if value > best_value:
+                best, best_value = (card, take), value
+    assert best is not None
+    return best

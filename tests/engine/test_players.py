@@ -134,9 +134,10 @@ def test_the_expert_stops_after_its_simulations() -> None:
     state, _ = game.new_game(SETUPS[0][2], seed=8)
     legal = game.legal_moves(state)
     view = game.view(state, state.to_play)
-    for count in (len(legal), 17):
+    # A deal is played out once per legal move: the budget is used in whole deals.
+    for count in (len(legal), 17, 5 * len(legal) - 1):
         done = suggest("expert", view, legal, Budget(count), random.Random(1)).simulations
-        assert done == count
+        assert done == count // len(legal) * len(legal)
 
 
 def test_the_expert_stops_when_its_injected_clock_runs_out() -> None:
@@ -147,8 +148,9 @@ def test_the_expert_stops_when_its_injected_clock_runs_out() -> None:
     suggestion = suggest(
         "expert", game.view(state, state.to_play), game.legal_moves(state), budget, random.Random(1)
     )
-    # The deadline is read at tick 0 (0 + 5 s); ticks 1..4 allow a simulation each.
-    assert suggestion.simulations == 4
+    # The deadline is read at tick 0 (0 + 5 s); ticks 1..4 allow a deal each,
+    # and each deal is played out once per legal move.
+    assert suggestion.simulations == 4 * len(game.legal_moves(state))
     assert suggestion.move in game.legal_moves(state)
 
 
