@@ -8,7 +8,7 @@ INSTALLED := $(VENV)/.installed
 PROTOS := $(wildcard proto/mazzo/v1/*.proto)
 GENERATED := gen/mazzo/v1/engine_pb2.py
 
-.PHONY: serve test loadtest bench instructions lint typecheck gen clean
+.PHONY: serve test loadtest bench arena instructions lint typecheck gen clean
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
@@ -26,6 +26,11 @@ loadtest: $(INSTALLED) $(GENERATED)
 # Engine, token, JSON and service benchmarks: tables, and JSON in benchmarks/results/.
 bench: $(INSTALLED) $(GENERATED)
 	$(PY) -m benchmarks.run $(BENCH_ARGS)
+
+# Players against each other on duplicate deals (docs/bots.md): by default the
+# target rows, 100 pairs each at 100 ms a move. A long run: many CPU hours.
+arena: $(INSTALLED) $(GENERATED)
+	$(PY) -m benchmarks.arena $(ARENA_ARGS)
 
 # Instructions per ply and per handler call, counted by valgrind's callgrind: the
 # figure to compare two commits by on a noisy machine (see docs/performance.md).
