@@ -280,7 +280,7 @@ def markdown(summaries: list[dict[str, Any]]) -> str:
             f"| {s['game']} | {s['a']} | {s['b']} | {s['matches']} "
             f"| {s['a_win_rate']:.0%} ({_range(s['a_win_rate_95'])}) "
             f"| {s['a_minus_b_points_per_hand']:+.2f} ({margin}) "
-            f"| {s['a_ms_per_move']:.1f} | {s['b_ms_per_move']:.2f} "
+            f"| {s['a_ms_per_move']:.2f} | {s['b_ms_per_move']:.2f} "
             f"| {f'{sims:,.0f}' if sims else '-'} |"
         )
     return "\n".join(lines)
