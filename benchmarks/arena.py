@@ -176,6 +176,8 @@ def summarise(row: Row, pairs: list[list[dict[str, Any]]]) -> dict[str, Any]:
         return total("simulations", player) / spent if total("simulations", player) else None
 
     win, win_lo, win_hi = _interval(wins)
+    # A rate lies in 0..1 whatever the normal approximation says near the ends.
+    win_lo, win_hi = max(0.0, win_lo), min(1.0, win_hi)
     margin, margin_lo, margin_hi = _interval(margins)
     return {
         "row": str(row),
