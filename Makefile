@@ -14,8 +14,8 @@ TS_BUILT := $(TS_CLIENT)/dist/.built
 # buf (npm @bufbuild/buf, pinned in tools/buf/package-lock.json), installed by `npm ci`.
 BUF := tools/buf/node_modules/.bin/buf
 
-.PHONY: serve test loadtest bench instructions lint typecheck gen openapi buf buf-baseline clean \
-	image image-test lock rules-check hadolint
+.PHONY: serve test loadtest bench arena instructions lint typecheck gen openapi buf buf-baseline \
+	clean image image-test lock rules-check hadolint
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
@@ -34,6 +34,11 @@ loadtest: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT)
 # Engine, token, JSON and service benchmarks: tables, and JSON in benchmarks/results/.
 bench: $(INSTALLED) $(GENERATED)
 	$(PY) -m benchmarks.run $(BENCH_ARGS)
+
+# Players against each other on duplicate deals (docs/bots.md): by default the
+# target rows, 100 pairs each at 100 ms a move. A long run: many CPU hours.
+arena: $(INSTALLED) $(GENERATED)
+	$(PY) -m benchmarks.arena $(ARENA_ARGS)
 
 # Instructions per ply and per handler call, counted by valgrind's callgrind: the
 # figure to compare two commits by on a noisy machine (see docs/performance.md).

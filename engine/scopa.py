@@ -144,6 +144,11 @@ class ScopaView:
     status: Status
     known: tuple[tuple[Card, ...], ...] = ()  # by seat: other seats' declared cards
     face: Face = Face.ITALIAN
+    # Public facts a player reasons with (engine.players): the rules, the side that
+    # captured last (it takes the leftovers) and this hand's declaration points.
+    rules: ScopaRules | None = None
+    last_capture_side: int | None = None
+    declared: tuple[int, ...] = ()
 
 
 # ---------------------------------------------------------------- starting
@@ -670,6 +675,9 @@ def view(state: ScopaState, seat: int) -> ScopaView:
             for other, hand in enumerate(state.hands)
         ),
         face=state.rules.face,
+        rules=state.rules,
+        last_capture_side=state.last_capture_side,
+        declared=state.declared,
     )
 
 

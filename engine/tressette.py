@@ -140,6 +140,11 @@ class TressetteView:
     piles: tuple[tuple[Card, ...], ...]
     known: tuple[tuple[Card, ...], ...]  # by seat: other seats' cards this seat knows
     status: Status
+    # Public facts a player reasons with (engine.players): the rules, and the
+    # napoletane declared aloud (suit bits by seat, points by side).
+    rules: TressetteRules | None = None
+    napoletana_suits: tuple[int, ...] = ()
+    napoletana: tuple[int, ...] = ()
 
 
 # ---------------------------------------------------------------- starting
@@ -418,6 +423,9 @@ def view(state: TressetteState, seat: int) -> TressetteView:
         piles=state.piles,
         known=known_cards(state, seat),
         status=status(state),
+        rules=state.rules,
+        napoletana_suits=state.declared,
+        napoletana=state.napoletana,
     )
 
 

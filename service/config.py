@@ -32,6 +32,7 @@ DEFAULT_GRACE_SECONDS = 10.0
 DEFAULT_GRPC_WORKERS = 16
 DEFAULT_MAX_REQUEST_BYTES = 65536
 DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_MAX_SUGGEST_MS = 1000
 MAX_WORKERS = 256  # far above any machine's cores: a typo, not a plan
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_INT32 = 2**31 - 1  # gRPC's receive limit is a signed 32-bit integer
@@ -101,6 +102,11 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
         "Origins browsers may call the REST gateway from, comma-separated"
         " (`https://app.example.com`, or `*` for any); unset: no CORS headers.",
     ),
+    (
+        "MAZZO_MAX_SUGGEST_MS",
+        str(DEFAULT_MAX_SUGGEST_MS),
+        "Longest a Suggest call may think, in ms: a larger budget_ms is cut to it.",
+    ),
 )
 
 
@@ -140,6 +146,7 @@ class Config:
     strict_json: bool = False
     #: Origins allowed by CORS ("*": any); empty: no CORS headers.
     cors_origins: tuple[str, ...] = ()
+    max_suggest_ms: int = DEFAULT_MAX_SUGGEST_MS
 
     @property
     def dev_key(self) -> bool:
@@ -167,6 +174,9 @@ class Config:
             require_seat_credentials=_read(src, "MAZZO_REQUIRE_SEAT_CREDENTIALS", False, _bool),
             strict_json=_read(src, "MAZZO_STRICT_JSON", False, _bool),
             cors_origins=_read(src, "MAZZO_CORS_ORIGINS", (), _origins),
+            max_suggest_ms=_read(
+                src, "MAZZO_MAX_SUGGEST_MS", DEFAULT_MAX_SUGGEST_MS, _positive_int
+            ),
         )
 
 

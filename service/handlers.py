@@ -8,8 +8,10 @@ the REST gateway only move these messages over their wire.
 from __future__ import annotations
 
 import os
+import random
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -23,9 +25,10 @@ from engine import GAMES, Game, IllegalMove, RuleError, game_of, get_game
 from engine.errors import InvalidInput, Reason
 from engine.events import Event
 from engine.game import check_seat
+from engine.players import PLAYERS, Budget, suggest
 from mazzo.v1 import engine_pb2 as pb
 from service import codec
-from service.config import Config
+from service.config import DEFAULT_MAX_SUGGEST_MS, Config
 from service.errors import ApiError, ServiceReason
 from service.metrics import Metrics
 from service.state_token import StateSealer, StateTokenError, random_u64
@@ -44,6 +47,12 @@ from service.trust import (
 #: How many states each server process remembers by their token (2-player Scopa:
 #: about 1.1 KB each with its token, so some 4.5 MB in all).
 OPENED_STATES = 4096
+
+#: Suggest: the level when none is named, the budget when none is given, and the
+#: simulations a budget allows when the caller sets no limit (time decides).
+DEFAULT_LEVEL = "expert"
+DEFAULT_SUGGEST_MS = 100
+UNLIMITED_SIMULATIONS = 1 << 30
 
 _NewStateResponse = TypeVar("_NewStateResponse", pb.NewGameResponse, pb.PlayResponse)
 
@@ -123,7 +132,9 @@ class EngineHandlers:
         opened_states: int = OPENED_STATES,
         *,
         require_seat_credentials: bool = False,
+        max_suggest_ms: int = DEFAULT_MAX_SUGGEST_MS,
     ):
+        self._max_suggest_ms = max_suggest_ms
         self._sealer = sealer
         self._metrics = metrics
         self._seed_source = seed_source
@@ -136,7 +147,12 @@ class EngineHandlers:
     def from_config(cls, config: Config, metrics: Metrics) -> EngineHandlers:
         """The handlers a server process runs with ``config``'s keys and trust settings."""
         sealer = StateSealer(config.state_keys, max_age=config.state_max_age)
-        return cls(sealer, metrics, require_seat_credentials=config.require_seat_credentials)
+        return cls(
+            sealer,
+            metrics,
+            require_seat_credentials=config.require_seat_credentials,
+            max_suggest_ms=config.max_suggest_ms,
+        )
 
     # -------------------------------------------------------------- state tokens
 
@@ -319,6 +335,59 @@ class EngineHandlers:
             seen = game_of(state).view(state, request.seat)
         response = pb.ViewResponse(view=codec.view_to_pb(seen))
         _write_version(response.view.status, record.game_id, record.ply)
+        return response
+
+    def suggest(self, request: pb.SuggestRequest) -> pb.SuggestResponse:
+        """A player's move for the seat to play, chosen from that seat's view only."""
+        record = self._open(request.state)
+        state = record.state
+        _check_seat_permitted(self._seat_scope(request, record), request.seat, "ask for a move of")
+        game = game_of(state)
+        level = request.level or DEFAULT_LEVEL
+        if level not in PLAYERS:
+            raise ApiError.invalid(
+                ServiceReason.INVALID_LEVEL,
+                f"no player level {level!r}; levels: {', '.join(PLAYERS)}",
+                levels=",".join(PLAYERS),
+            )
+        if request.budget_ms < 0 or request.simulations < 0:
+            raise ApiError.invalid(
+                ServiceReason.INVALID_BUDGET, "budget_ms and simulations must be 0 or more"
+            )
+        budget_ms = min(request.budget_ms or DEFAULT_SUGGEST_MS, self._max_suggest_ms)
+        with _rule_errors():
+            seen = game.view(state, request.seat)
+            to_play = game.status(state).seat_to_play
+            if to_play is None:
+                raise IllegalMove(Reason.GAME_OVER, "the game is over")
+            if request.seat != to_play:
+                raise IllegalMove(
+                    Reason.NOT_YOUR_TURN,
+                    f"it is seat {to_play}'s turn, not seat {request.seat}'s",
+                    {"seatToPlay": str(to_play)},
+                )
+        seed = request.seed if request.HasField("seed") else self._seed_source()
+        budget = Budget(
+            simulations=request.simulations or UNLIMITED_SIMULATIONS,
+            seconds=budget_ms / 1000,
+            clock=time.perf_counter,
+        )
+        started = time.perf_counter()
+        # The player gets the seat's view, never the state (docs/bots.md).
+        chosen = suggest(level, seen, game.legal_moves(state), budget, random.Random(seed))
+        self._metrics.mazzo_suggest_seconds.labels(level=level).observe(
+            time.perf_counter() - started
+        )
+        self._metrics.mazzo_suggestions_total.labels(game=game.name, level=level).inc()
+        self._metrics.mazzo_suggest_simulations_total.labels(level=level).inc(chosen.simulations)
+        response = pb.SuggestResponse(
+            move=codec.move_to_pb(chosen.move),
+            simulations=chosen.simulations,
+            level=level,
+            budget_ms=budget_ms,
+        )
+        if chosen.expected_points is not None:
+            response.expected_points = chosen.expected_points
         return response
 
     # -------------------------------------------------------------- helpers

@@ -69,6 +69,9 @@ LATENCY_BUCKETS = (
     0.1, 0.25, 0.5, 1.0,
 )
 # fmt: on
+#: A suggestion takes from tens of microseconds (random) to its budget (expert,
+#: up to MAZZO_MAX_SUGGEST_MS).
+SUGGEST_BUCKETS = (0.0001, 0.001, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 GRPC_LABELS = ("grpc_type", "grpc_service", "grpc_method")
 UNMATCHED_ROUTE = "unmatched"
 HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -145,6 +148,25 @@ class Metrics:
             "State tokens refused, by reason.",
             ("reason",),
             registry=self.registry,
+        )
+        self.mazzo_suggestions_total = Counter(
+            "mazzo_suggestions_total",
+            "Suggest calls answered, by game and level.",
+            ("game", "level"),
+            registry=self.registry,
+        )
+        self.mazzo_suggest_simulations_total = Counter(
+            "mazzo_suggest_simulations_total",
+            "Simulated deals played out by Suggest, by level.",
+            ("level",),
+            registry=self.registry,
+        )
+        self.mazzo_suggest_seconds = Histogram(
+            "mazzo_suggest_seconds",
+            "Time a player spent choosing, by level.",
+            ("level",),
+            registry=self.registry,
+            buckets=SUGGEST_BUCKETS,
         )
         # Series that exist from the start at 0 make rate() and alerts work at once.
         for reason in STATE_REFUSAL_REASONS:

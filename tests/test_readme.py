@@ -83,13 +83,24 @@ def test_readme_curl_session_prints_what_the_readme_shows(
 
 
 def test_readme_python_client_snippet_runs(grpc_address: str) -> None:
-    (snippet,) = _fenced("python")
+    snippet = _fenced("python")[0]
     code = snippet.replace("127.0.0.1:50051", grpc_address)
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == "1\nGAME_OVER\n"
+
+
+def test_readme_game_against_the_expert_runs_to_its_end(grpc_address: str) -> None:
+    snippet = _fenced("python")[1]
+    assert "expert" in snippet
+    code = snippet.replace("127.0.0.1:50051", grpc_address)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r"winner: side [01] scores \[\d+, \d+\]\n", result.stdout)
 
 
 def _game_starts() -> list[str]:

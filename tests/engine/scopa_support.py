@@ -220,7 +220,8 @@ def cards_in(value: object) -> list[Card]:
             found.append(item)
         elif dataclasses.is_dataclass(item) and not isinstance(item, type):
             for f in dataclasses.fields(item):
-                walk(getattr(item, f.name))
+                if f.name != "rules":  # a view's rules name a card (re bello): nothing shown
+                    walk(getattr(item, f.name))
         elif isinstance(item, dict):
             for key, val in item.items():
                 walk(key)

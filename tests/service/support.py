@@ -118,11 +118,17 @@ def running_stack(
     clock: Callable[[], float] = time.time,
     strict_json: bool = False,
     cors_origins: Sequence[str] = (),
+    max_suggest_ms: int = 1000,
 ) -> Iterator[Stack]:
     """Start the real servers on free ports of 127.0.0.1; stop them on exit."""
     metrics = metrics or Metrics()
     sealer = StateSealer(list(keys), max_age=max_age, clock=clock)
-    handlers = EngineHandlers(sealer, metrics, require_seat_credentials=require_seat_credentials)
+    handlers = EngineHandlers(
+        sealer,
+        metrics,
+        require_seat_credentials=require_seat_credentials,
+        max_suggest_ms=max_suggest_ms,
+    )
     grpc_server = GrpcServer(handlers, metrics, "127.0.0.1:0", workers=4)
     grpc_server.start()
     http_server = http_thread = None

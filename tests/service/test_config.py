@@ -36,6 +36,7 @@ def test_defaults() -> None:
     assert not config.metrics_on_rest  # /metrics stays off the callers' port
     assert config.state_max_age is None
     assert not config.require_seat_credentials
+    assert config.max_suggest_ms == 1000
 
 
 def test_workers_default_to_one_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,6 +74,7 @@ def test_every_variable_parsed() -> None:
         "MAZZO_METRICS_ON_REST": "true",
         "MAZZO_STATE_MAX_AGE": "86400",
         "MAZZO_REQUIRE_SEAT_CREDENTIALS": "TRUE",
+        "MAZZO_MAX_SUGGEST_MS": "250",
         "UNRELATED": "ignored",
     }
     config = Config.from_env(env)
@@ -89,6 +91,7 @@ def test_every_variable_parsed() -> None:
         metrics_on_rest=True,
         state_max_age=86400.0,
         require_seat_credentials=True,
+        max_suggest_ms=250,
     )
     assert not config.dev_key
 
@@ -156,6 +159,8 @@ BAD_VALUES = [
     ("MAZZO_MAX_REQUEST_BYTES", "64k", "bad number"),
     ("MAZZO_MAX_REQUEST_BYTES", "0", "bad number"),
     ("MAZZO_MAX_REQUEST_BYTES", str(2**31), "bad number"),
+    ("MAZZO_MAX_SUGGEST_MS", "0", "bad number"),
+    ("MAZZO_MAX_SUGGEST_MS", "1s", "bad number"),
     ("MAZZO_LOG_LEVEL", "LOUD", "bad log level"),
     ("MAZZO_LOG_LEVEL", "", "bad log level"),
     ("MAZZO_METRICS_ON_REST", "sure", "bad switch"),
@@ -232,6 +237,7 @@ def test_settings_match_config_defaults() -> None:
     assert shown["MAZZO_WORKERS"] == "(one per core)"  # default_workers(), not a literal
     assert int(shown["MAZZO_MAX_REQUEST_BYTES"]) == defaults.max_request_bytes
     assert shown["MAZZO_LOG_LEVEL"] == defaults.log_level
+    assert int(shown["MAZZO_MAX_SUGGEST_MS"]) == defaults.max_suggest_ms
     assert shown["MAZZO_STATE_KEYS"] == ""
 
 

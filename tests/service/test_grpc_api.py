@@ -663,4 +663,5 @@ def test_reflection_describes_the_engine(grpc_channel: grpc.Channel) -> None:
         "Validate",
         "LegalMoves",
         "View",
+        "Suggest",
     ]

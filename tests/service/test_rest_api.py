@@ -53,6 +53,7 @@ POST_ROUTES = [
     "/v1/games:validate",
     "/v1/games:legalMoves",
     "/v1/games:view",
+    "/v1/games:suggest",
 ]
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 
@@ -536,7 +537,7 @@ def _served(app: Any) -> set[tuple[str, str]]:
 
 def test_the_gateway_serves_exactly_the_proto_routes(stack: Stack) -> None:
     assert stack.http_server is not None
-    assert len(_proto_routes()) == 6
+    assert len(_proto_routes()) == 7
     assert _served(stack.http_server.app) == _proto_routes() | API_REFERENCE  # type: ignore[attr-defined]
     assert http_call(stack.http_port, "GET", "/metrics").status == 404
 

@@ -12,7 +12,7 @@ from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client._gen.mazzo.v1 import engine_pb2_grpc
 from mazzo_client.channels import TLS, ChannelOptions, Metadata, merged
 from mazzo_client.errors import MazzoError
-from mazzo_client.messages import new_game_request
+from mazzo_client.messages import new_game_request, suggest_request
 
 Response = TypeVar("Response")
 
@@ -162,3 +162,20 @@ class MazzoClient:
         """What one seat may see: its hand, the table, the public summary."""
         request = pb.ViewRequest(state=state, seat=seat, seat_credential=credential)
         return self._call("View", request, pb.ViewResponse, metadata, timeout)
+
+    def suggest(
+        self,
+        state: bytes,
+        seat: int,
+        level: str = "expert",
+        *,
+        budget_ms: int = 0,
+        seed: int | None = None,
+        simulations: int = 0,
+        credential: str = "",
+        metadata: Metadata | None = None,
+        timeout: float | None = None,
+    ) -> pb.SuggestResponse:
+        """A computer player's move for ``seat`` (the seat to play), ready for Play."""
+        request = suggest_request(state, seat, level, budget_ms, seed, simulations, credential)
+        return self._call("Suggest", request, pb.SuggestResponse, metadata, timeout)

@@ -39,3 +39,25 @@ def new_game_request(
     else:
         request.scopa.CopyFrom(scopa or pb.ScopaOptions())
     return request
+
+
+def suggest_request(
+    state: bytes,
+    seat: int,
+    level: str,
+    budget_ms: int,
+    seed: int | None,
+    simulations: int,
+    credential: str,
+) -> pb.SuggestRequest:
+    """A computer player's move for ``seat``; ``seed`` with ``simulations`` makes it
+    reproducible."""
+    return pb.SuggestRequest(
+        state=state,
+        seat=seat,
+        level=level,
+        budget_ms=budget_ms,
+        seed=seed,
+        simulations=simulations,
+        seat_credential=credential,
+    )

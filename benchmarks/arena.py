@@ -1,0 +1,372 @@
+"""`make arena`: players against each other, whole matches on duplicate deals.
+
+    python -m benchmarks.arena --rows scopa:expert-greedy --pairs 100 --budget-ms 100
+    python -m benchmarks.arena --speed            # the expert's simulations a second
+    python -m benchmarks.arena --smoke            # tiny counts: checks that it all runs
+
+A row ``SETUP:A-B`` plays ``--pairs`` pairs of matches to the game's target
+between player A (side 0 in the first match of a pair) and player B. Each pair
+plays one seed twice with the sides swapped (duplicate deals): the same cards
+come to A in one match and to B in the other, so the luck of the deal cancels
+out. Pairs run in parallel on ``--workers`` processes (default: every core but
+one). A player's budget is CPU time (``time.process_time``), so a busy machine
+costs a player simulations, not moves; ``--simulations`` bounds the expert by a
+count instead, which makes a run reproducible.
+
+Each row prints A's match win rate and A's points per hand minus B's, each
+with a 95% interval (mean of the pairs +- 1.96 standard errors), the CPU time
+per move of each player and the expert's simulations per second. Results go
+to benchmarks/results/arena-latest.json unless --results names a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import pathlib
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from benchmarks.stats import Table, machine, write_results
+from engine import get_game
+from engine.events import HandScored
+from engine.players import PLAYERS, Budget, suggest
+from engine.scopa import ScopaRules
+from engine.scopa_rules import Variant
+from engine.tressette import TressetteRules
+
+RESULTS = pathlib.Path(__file__).resolve().parent / "results" / "arena-latest.json"
+UNLIMITED = 1 << 30
+Z95 = 1.96
+
+#: name -> (label, game, rules with an optional target). Only games of two sides:
+#: two players, or two teams.
+SETUPS: dict[str, tuple[str, str, Callable[..., Any]]] = {
+    "scopa": ("Scopa, 2 players", "scopa", lambda **kw: ScopaRules(**kw)),
+    "scopa6": ("Scopa, 6 players (teams)", "scopa", lambda **kw: ScopaRules(players=6, **kw)),
+    "scopone": (
+        "Scopone scientifico",
+        "scopa",
+        lambda **kw: ScopaRules.preset(Variant.SCOPONE_SCIENTIFICO, **kw),
+    ),
+    "scopone-classico": (
+        "Scopone classico",
+        "scopa",
+        lambda **kw: ScopaRules.preset(Variant.SCOPONE_CLASSICO, **kw),
+    ),
+    "quindici": ("Scopa di Quindici", "scopa", lambda **kw: ScopaRules.preset("quindici", **kw)),
+    "escoba": ("Escoba", "scopa", lambda **kw: ScopaRules.preset(Variant.ESCOBA, **kw)),
+    "assi": ("Scopa d'Assi", "scopa", lambda **kw: ScopaRules.preset(Variant.SCOPA_D_ASSI, **kw)),
+    "cirulla": ("Cirulla", "scopa", lambda **kw: ScopaRules.preset(Variant.CIRULLA, **kw)),
+    "re-bello": ("Re bello", "scopa", lambda **kw: ScopaRules.preset(Variant.RE_BELLO, **kw)),
+    "tressette2": ("Tressette, 2 players", "tressette", lambda **kw: TressetteRules(**kw)),
+    "tressette4": (
+        "Tressette, 4 players",
+        "tressette",
+        lambda **kw: TressetteRules(players=4, **kw),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    setup: str
+    first: str  # player A
+    second: str  # player B
+
+    @classmethod
+    def parse(cls, text: str) -> Row:
+        setup, _, players = text.partition(":")
+        first, _, second = players.partition("-")
+        if setup not in SETUPS or first not in PLAYERS or second not in PLAYERS:
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: write SETUP:A-B, SETUP one of {', '.join(SETUPS)},"
+                f" A and B one of {', '.join(PLAYERS)}"
+            )
+        return cls(setup, first, second)
+
+    def __str__(self) -> str:
+        return f"{self.setup}:{self.first}-{self.second}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    budget_ms: float
+    simulations: int
+    target: int | None
+    seed: int
+
+
+def play_match(row: Row, settings: Settings, seed: int, a_side: int) -> dict[str, Any]:
+    """One match to the target; A plays side ``a_side``. Counts by player: A, B."""
+    _, name, make_rules = SETUPS[row.setup]
+    rules = make_rules(**({"target": settings.target} if settings.target else {}))
+    game = get_game(name)
+    state, _ = game.new_game(rules, seed=seed)
+    rng = random.Random(seed * 2 + a_side)
+    seconds, moves, sims = [0.0, 0.0], [0, 0], [0, 0]
+    points, hands = [0, 0], 0
+    while state.winner is None:
+        seat = state.to_play
+        player = 0 if rules.side_of(seat) == a_side else 1
+        level = row.first if player == 0 else row.second
+        budget = Budget(
+            settings.simulations or UNLIMITED, settings.budget_ms / 1000, time.process_time
+        )
+        started = time.process_time()
+        chosen = suggest(level, game.view(state, seat), game.legal_moves(state), budget, rng)
+        seconds[player] += time.process_time() - started
+        moves[player] += 1
+        sims[player] += chosen.simulations
+        state, events = game.apply(state, chosen.move)
+        for event in events:
+            if isinstance(event, HandScored):
+                hands += 1
+                totals = [side.total for side in event.sides]
+                points[0] += totals[a_side]
+                points[1] += totals[1 - a_side]
+    return {
+        "a_won": state.winner == a_side,
+        "hands": hands,
+        "points": points,
+        "seconds": seconds,
+        "moves": moves,
+        "simulations": sims,
+    }
+
+
+def play_pair(task: tuple[Row, Settings, int]) -> list[dict[str, Any]]:
+    """The duplicate pair of matches of one seed: A on side 0, then on side 1."""
+    row, settings, seed = task
+    return [play_match(row, settings, seed, a_side) for a_side in (0, 1)]
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% interval (normal approximation over the pairs)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.nan, math.nan
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def summarise(row: Row, pairs: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    wins = [sum(m["a_won"] for m in pair) / len(pair) for pair in pairs]
+    margins = [
+        sum(m["points"][0] - m["points"][1] for m in pair) / max(1, sum(m["hands"] for m in pair))
+        for pair in pairs
+    ]
+    matches = [m for pair in pairs for m in pair]
+
+    def total(key: str, player: int) -> float:
+        return float(sum(m[key][player] for m in matches))
+
+    def per_move_ms(player: int) -> float:
+        return 1000 * total("seconds", player) / max(1.0, total("moves", player))
+
+    def sims_per_second(player: int) -> float | None:
+        spent = total("seconds", player)
+        return total("simulations", player) / spent if total("simulations", player) else None
+
+    win, win_lo, win_hi = _interval(wins)
+    # A rate lies in 0..1 whatever the normal approximation says near the ends.
+    win_lo, win_hi = max(0.0, win_lo), min(1.0, win_hi)
+    margin, margin_lo, margin_hi = _interval(margins)
+    return {
+        "row": str(row),
+        "game": SETUPS[row.setup][0],
+        "a": row.first,
+        "b": row.second,
+        "matches": len(matches),
+        "hands": sum(m["hands"] for m in matches),
+        "a_win_rate": win,
+        "a_win_rate_95": [win_lo, win_hi],
+        "a_minus_b_points_per_hand": margin,
+        "a_minus_b_points_per_hand_95": [margin_lo, margin_hi],
+        "a_ms_per_move": per_move_ms(0),
+        "b_ms_per_move": per_move_ms(1),
+        "a_simulations_per_second": sims_per_second(0),
+        "b_simulations_per_second": sims_per_second(1),
+    }
+
+
+def _range(pair: Sequence[float], digits: int = 2) -> str:
+    if any(math.isnan(x) for x in pair):
+        return "-"
+    return f"{pair[0]:.{digits}f}..{pair[1]:.{digits}f}"
+
+
+def match_table(summaries: list[dict[str, Any]], settings: Settings) -> Table:
+    budget = (
+        f"{settings.simulations} simulations"
+        if settings.simulations
+        else f"{settings.budget_ms:g} ms"
+    )
+    table = Table(
+        "arena",
+        f"Arena: A against B, duplicate pairs of matches, budget {budget} a move (CPU)",
+        [
+            "game",
+            "A",
+            "B",
+            "matches",
+            "A wins",
+            "95% CI",
+            "A-B pts/hand",
+            "95% CI",
+            "A ms/move",
+            "B ms/move",
+            "A sims/s",
+        ],
+    )
+    for s in summaries:
+        sims = s["a_simulations_per_second"]
+        table.add(
+            s["game"],
+            s["a"],
+            s["b"],
+            s["matches"],
+            round(s["a_win_rate"], 3),
+            _range(s["a_win_rate_95"]),
+            round(s["a_minus_b_points_per_hand"], 2),
+            _range(s["a_minus_b_points_per_hand_95"]),
+            round(s["a_ms_per_move"], 2),
+            round(s["b_ms_per_move"], 2),
+            round(sims) if sims else None,
+        )
+    table.notes.append("95% CI: mean of the duplicate pairs +- 1.96 standard errors.")
+    return table
+
+
+def speed_table(simulations: int, seeds: int) -> Table:
+    """The expert's simulated deals a second (CPU) from the first position of ``seeds`` games."""
+    table = Table(
+        "expert_speed",
+        f"Expert: simulated deals a second (CPU), {simulations} a move",
+        ["game", "positions", "simulations/s", "ms per simulation"],
+    )
+    for label, name, make_rules in SETUPS.values():
+        game = get_game(name)
+        spent, done = 0.0, 0
+        for seed in range(seeds):
+            state, _ = game.new_game(make_rules(), seed=seed)
+            view = game.view(state, state.to_play)
+            legal = game.legal_moves(state)
+            started = time.process_time()
+            chosen = suggest("expert", view, legal, Budget(simulations), random.Random(seed))
+            spent += time.process_time() - started
+            done += chosen.simulations
+        rate = done / spent if spent else 0.0
+        table.add(label, seeds, round(rate), round(1000 / rate, 3) if rate else None)
+    return table
+
+
+def markdown(summaries: list[dict[str, Any]]) -> str:
+    """The rows as a Markdown table, for docs/bots.md."""
+    lines = [
+        "| game | A | B | matches | A wins (95% CI) | A-B points/hand (95% CI) "
+        "| A ms/move | B ms/move | A sims/s |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for s in summaries:
+        sims = s["a_simulations_per_second"]
+        margin = _range(s["a_minus_b_points_per_hand_95"])
+        lines.append(
+            f"| {s['game']} | {s['a']} | {s['b']} | {s['matches']} "
+            f"| {s['a_win_rate']:.0%} ({_range(s['a_win_rate_95'])}) "
+            f"| {s['a_minus_b_points_per_hand']:+.2f} ({margin}) "
+            f"| {s['a_ms_per_move']:.2f} | {s['b_ms_per_move']:.2f} "
+            f"| {f'{sims:,.0f}' if sims else '-'} |"
+        )
+    return "\n".join(lines)
+
+
+DEFAULT_ROWS = [
+    "scopa:greedy-random",
+    "scopa:expert-greedy",
+    "scopone:expert-greedy",
+    "tressette2:expert-greedy",
+    "tressette4:expert-greedy",
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.arena", description=__doc__)
+    parser.add_argument(
+        "--rows", nargs="+", type=Row.parse, help="SETUP:A-B (default: the targets)"
+    )
+    parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs of matches a row")
+    parser.add_argument("--budget-ms", type=float, default=100.0, help="CPU time a move")
+    parser.add_argument("--simulations", type=int, default=0, help="simulations a move (0: time)")
+    parser.add_argument("--target", type=int, help="play matches to this many points instead")
+    parser.add_argument("--seed", type=int, default=1, help="first pair's seed")
+    parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))
+    parser.add_argument("--speed", action="store_true", help="measure simulations a second too")
+    parser.add_argument("--smoke", action="store_true", help="tiny counts, to check it runs")
+    parser.add_argument("--results", type=pathlib.Path, default=RESULTS, help="JSON file to write")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.pairs, args.simulations, args.target, args.workers = 1, 4, 1, 1
+    rows: list[Row] = args.rows or [Row.parse(r) for r in DEFAULT_ROWS]
+    settings = Settings(args.budget_ms, args.simulations, args.target, args.seed)
+    about = machine()
+    print(
+        f"Mazzo arena on {about['nproc']} x {about['cpu_model']}, Python {about['python']}"
+        f" (commit {about['git_commit']}), {args.workers} worker(s)",
+        flush=True,
+    )
+    tables: list[Table] = []
+    summaries: list[dict[str, Any]] = []
+    raw: dict[str, Any] = {}
+    for row in rows:
+        started = time.monotonic()
+        tasks = [(row, settings, args.seed + k) for k in range(args.pairs)]
+        if args.workers > 1:
+            with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+                pairs = pool.map(play_pair, tasks, chunksize=1)
+        else:
+            pairs = [play_pair(task) for task in tasks]
+        summary = summarise(row, pairs)
+        summaries.append(summary)
+        raw[str(row)] = pairs
+        print(
+            f"  {row}: A wins {summary['a_win_rate']:.0%} ({_range(summary['a_win_rate_95'])}),"
+            f" {time.monotonic() - started:.0f} s",
+            flush=True,
+        )
+    tables.append(match_table(summaries, settings))
+    if args.speed or args.smoke:
+        tables.append(
+            speed_table(simulations=8 if args.smoke else 200, seeds=1 if args.smoke else 5)
+        )
+    for table in tables:
+        print()
+        print(table.render(), flush=True)
+    print()
+    print(markdown(summaries))
+    run_settings = {
+        "smoke": args.smoke,
+        "pairs": args.pairs,
+        "budget_ms": args.budget_ms,
+        "simulations": args.simulations,
+        "target": args.target,
+        "seed": args.seed,
+        "workers": args.workers,
+        "rows": [str(r) for r in rows],
+        "summaries": summaries,
+        "pairs_raw": raw,
+    }
+    write_results(args.results, tables, run_settings, about)
+    print(f"\nwritten to {args.results}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""Shared helpers for the players' tests: every game and variant the engine
+knows, and positions reached in them by random play."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from engine import Game, get_game
+from engine.scopa import ScopaRules
+from engine.scopa_rules import Variant
+from engine.tressette import TressetteRules
+
+#: (id, game name, rules): every Scopa variant at its default player count, the
+#: other player counts of plain Scopa, and both Tressettes.
+SETUPS: list[tuple[str, str, Any]] = [
+    *((f"scopa-{v.value}", "scopa", ScopaRules.preset(v)) for v in Variant),
+    ("scopa-3p", "scopa", ScopaRules(players=3)),
+    ("scopa-6p", "scopa", ScopaRules(players=6)),
+    ("cirulla-4p", "scopa", ScopaRules.preset(Variant.CIRULLA, players=4)),
+    ("escoba-4p", "scopa", ScopaRules.preset(Variant.ESCOBA, players=4)),
+    ("tressette-2p", "tressette", TressetteRules(players=2, napoletana=True)),
+    ("tressette-4p", "tressette", TressetteRules(players=4, napoletana=True)),
+]
+SETUP_IDS = [setup[0] for setup in SETUPS]
+
+
+def positions(game: Game, rules: Any, seed: int, every: int) -> Iterator[Any]:
+    """Every ``every``-th position of one hand (and its first), reached by random play."""
+    state, _ = game.new_game(rules, seed=seed)
+    rng = random.Random(seed)
+    ply = 0
+    hand = state.hand_number
+    while state.winner is None and state.hand_number == hand:
+        if ply % every == 0:
+            yield state
+        state, _ = game.apply(state, rng.choice(game.legal_moves(state)))
+        ply += 1
+
+
+def game_named(name: str) -> Game:
+    return get_game(name)

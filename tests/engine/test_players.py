@@ -1,0 +1,165 @@
+"""The players: legal, reproducible, honest, and within their budget."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine import Game, get_game
+from engine.cards import SUIT_OF
+from engine.players import PLAYERS, Budget, determinize, suggest
+from engine.players.voids import shown_voids
+from engine.scopa import ScopaState
+from engine.tressette import TressetteRules
+from tests.engine.players_support import SETUP_IDS, SETUPS, positions
+
+LEVELS = sorted(PLAYERS)
+
+
+def _budget(legal: list[Any]) -> Budget:
+    # One simulation per legal move and a few more: enough to search, and quick.
+    return Budget(simulations=len(legal) + 3)
+
+
+def _ask(level: str, game: Game, state: Any, seed: int) -> Any:
+    seat = state.to_play
+    legal = game.legal_moves(state)
+    return suggest(level, game.view(state, seat), legal, _budget(legal), random.Random(seed))
+
+
+@pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
+def test_every_level_suggests_a_legal_move_in_every_game_and_variant(name: str, rules: Any) -> None:
+    game = get_game(name)
+    asked = 0
+    for state in positions(game, rules, seed=11, every=7):
+        legal = game.legal_moves(state)
+        for level in LEVELS:
+            suggestion = _ask(level, game, state, seed=3)
+            assert suggestion.move in legal, (level, suggestion)
+            asked += 1
+    assert asked >= 2 * len(LEVELS)
+
+
+@pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
+def test_the_same_seed_gives_the_same_suggestion(name: str, rules: Any) -> None:
+    game = get_game(name)
+    state = next(positions(game, rules, seed=5, every=3))
+    for level in LEVELS:
+        assert _ask(level, game, state, seed=9) == _ask(level, game, state, seed=9)
+
+
+def _hidden_permuted(state: Any, seat: int, rng: random.Random) -> Any:
+    """``state`` with the cards ``seat`` cannot see shuffled among the places it
+    cannot see (other hands' unshown cards, the stock): the same view."""
+    game = get_game("scopa" if isinstance(state, ScopaState) else "tressette")
+    shown_of = [set(known) for known in game.view(state, seat).known]
+    slots: list[tuple[int, int]] = []  # (seat or -1 for the stock, index)
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            slots += [(other, i) for i, c in enumerate(hand) if c not in shown_of[other]]
+    slots += [(-1, i) for i in range(len(state.stock))]
+    hidden = [state.stock[i] if s < 0 else state.hands[s][i] for s, i in slots]
+    rng.shuffle(hidden)
+    hands = [list(h) for h in state.hands]
+    stock = list(state.stock)
+    for (s, i), c in zip(slots, hidden, strict=True):
+        if s < 0:
+            stock[i] = c
+        else:
+            hands[s][i] = c
+    return state._replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
+
+
+@pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
+def test_permuting_the_hidden_cards_leaves_every_suggestion_unchanged(
+    name: str, rules: Any
+) -> None:
+    game = get_game(name)
+    rng = random.Random(1)
+    checked = 0
+    for state in positions(game, rules, seed=21, every=9):
+        seat = state.to_play
+        other = _hidden_permuted(state, seat, rng)
+        if other.hands == state.hands and other.stock == state.stock:
+            continue  # nothing hidden left to move
+        assert game.view(other, seat) == game.view(state, seat)
+        for level in LEVELS:
+            assert _ask(level, game, other, seed=4) == _ask(level, game, state, seed=4), level
+        checked += 1
+    assert checked >= 1
+
+
+@pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
+def test_a_simulated_deal_shows_the_seat_exactly_its_view(name: str, rules: Any) -> None:
+    game = get_game(name)
+    rng = random.Random(2)
+    for state in positions(game, rules, seed=31, every=5):
+        seat = state.to_play
+        seen = game.view(state, seat)
+        for _ in range(3):
+            if name == "scopa":
+                simulated = determinize.scopa_state(seen, rng)
+            else:
+                simulated = determinize.tressette_state(seen, rng, shown_voids(seen))
+            assert game.view(simulated, seat) == seen
+            assert game.legal_moves(simulated) == game.legal_moves(state)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_shown_voids_are_true_and_simulated_deals_respect_them(players: int) -> None:
+    game = get_game("tressette")
+    rng = random.Random(3)
+    found = 0
+    for seed in range(6):
+        for state in positions(game, TressetteRules(players=players), seed=seed, every=1):
+            seat = state.to_play
+            seen = game.view(state, seat)
+            voids = shown_voids(seen)
+            for other, mask in enumerate(voids):
+                if other == seat or not mask:
+                    continue
+                found += 1
+                hidden = [c for c in state.hands[other] if c not in seen.known[other]]
+                assert not any(mask >> SUIT_OF[c] & 1 for c in hidden), (seed, other, mask)
+                simulated = determinize.tressette_state(seen, rng, voids)
+                dealt = [c for c in simulated.hands[other] if c not in seen.known[other]]
+                assert not any(mask >> SUIT_OF[c] & 1 for c in dealt)
+    assert found > 0
+
+
+def test_the_expert_stops_after_its_simulations() -> None:
+    game = get_game("scopa")
+    state, _ = game.new_game(SETUPS[0][2], seed=8)
+    legal = game.legal_moves(state)
+    view = game.view(state, state.to_play)
+    # A deal is played out once per legal move: the budget is used in whole deals.
+    for count in (len(legal), 17, 5 * len(legal) - 1):
+        done = suggest("expert", view, legal, Budget(count), random.Random(1)).simulations
+        assert done == count // len(legal) * len(legal)
+
+
+def test_the_expert_stops_when_its_injected_clock_runs_out() -> None:
+    ticks = iter(range(1000))
+    budget = Budget(simulations=10**6, seconds=5, clock=lambda: float(next(ticks)))
+    game = get_game("tressette")
+    state, _ = game.new_game(TressetteRules(), seed=8)
+    suggestion = suggest(
+        "expert", game.view(state, state.to_play), game.legal_moves(state), budget, random.Random(1)
+    )
+    # The deadline is read at tick 0 (0 + 5 s); ticks 1..4 allow a deal each,
+    # and each deal is played out once per legal move.
+    assert suggestion.simulations == 4 * len(game.legal_moves(state))
+    assert suggestion.move in game.legal_moves(state)
+
+
+def test_the_expert_reports_the_points_it_expects() -> None:
+    game = get_game("scopa")
+    state, _ = game.new_game(SETUPS[0][2], seed=8)
+    legal = game.legal_moves(state)
+    suggestion = suggest(
+        "expert", game.view(state, 0), legal, Budget(3 * len(legal)), random.Random(1)
+    )
+    assert suggestion.expected_points is not None
+    assert 0 <= suggestion.expected_points <= 40
