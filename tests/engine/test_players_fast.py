@@ -42,6 +42,9 @@ def test_the_fast_path_scores_every_simulated_hand_as_the_engine_does(
                 trace: list[Any] = []
                 fast = fast_scopa.play_out(simulated, move, rng, 0.3, trace)
                 moves = [Move(s, c, t) for s, c, t in trace]
+                # The play-out lays a card that could take only as the move it was
+                # given (where taking is optional): its rollouts never do.
+                moves[0] = moves[0]._replace(lay=move.lay)
             else:
                 simulated = determinize.tressette_state(seen, rng, shown_voids(seen))
                 trace = []

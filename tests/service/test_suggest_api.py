@@ -9,8 +9,8 @@ from typing import Any
 import grpc
 import pytest
 
-from clients import MazzoClient
 from mazzo.v1 import engine_pb2 as pb
+from mazzo_client import MazzoClient, MazzoError
 from service.errors import ApiError
 from service.handlers import EngineHandlers
 from service.metrics import Metrics
@@ -194,3 +194,21 @@ def test_no_suggestion_once_the_game_is_over() -> None:
         handlers.suggest(pb.SuggestRequest(state=state, seat=0, level="random"))
     assert caught.value.reason == "GAME_OVER"
     assert caught.value.code == grpc.StatusCode.FAILED_PRECONDITION
+
+
+# ---------------------------------------------------------------- seat credentials
+
+
+def test_a_seat_credential_asks_for_its_own_seat_only(mazzo: MazzoClient) -> None:
+    game = mazzo.new_game(players=2, seed=17)
+    credentials = {c.seat: c.credential for c in game.seat_credentials}
+    own = mazzo.suggest(game.state, 0, "greedy", credential=credentials[0])
+    assert mazzo.play(game.state, own.move, credential=credentials[0]).status.ply == 1
+    with pytest.raises(MazzoError) as other_seat:
+        mazzo.suggest(game.state, 0, "greedy", credential=credentials[1])
+    assert other_seat.value.code == grpc.StatusCode.PERMISSION_DENIED
+    assert other_seat.value.reason == "SEAT_NOT_PERMITTED"
+    forged = credentials[0][:-2] + ("AA" if not credentials[0].endswith("AA") else "BB")
+    with pytest.raises(MazzoError) as forgery:
+        mazzo.suggest(game.state, 0, "greedy", credential=forged)
+    assert forgery.value.reason == "SEAT_CREDENTIAL_INVALID"
