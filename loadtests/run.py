@@ -27,6 +27,7 @@ import os
 import platform
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -171,6 +172,26 @@ def stop_group(process: subprocess.Popen[str], timeout: float) -> None:
 # ---------------------------------------------------------------------- Locust
 
 
+def _processes_options(processes: int) -> list[str]:
+    """Locust's own processes: a master and its workers on a free port of this
+    machine (Locust's default, 5557 on every interface, may be taken)."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port = str(probe.getsockname()[1])
+    return [
+        "--processes",
+        str(processes),
+        "--master-bind-host",
+        HOST,
+        "--master-bind-port",
+        port,
+        "--master-host",
+        HOST,
+        "--master-port",
+        port,
+    ]
+
+
 def read_verdict(path: Path) -> dict[str, Any]:
     """The locustfile's final figures (see ``judge`` there)."""
     return json.loads(path.read_text())  # type: ignore[no-any-return]
@@ -209,7 +230,7 @@ def run_locust(
         str(prefix),
         "--only-summary",
         *(["--p95-limit-ms", str(args.p95_limit_ms)] if args.p95_limit_ms is not None else []),
-        *(["--processes", str(args.processes)] if args.processes > 1 else []),
+        *(_processes_options(args.processes) if args.processes > 1 else []),
         *classes,
     ]
     log_path = args.results / f"{scenario}_locust.log"
