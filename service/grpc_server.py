@@ -168,6 +168,10 @@ class GrpcServer:
         for service in ("", SERVICE_NAME):
             self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
 
+    def not_serving(self) -> None:
+        """Report NOT_SERVING (for good) while still serving: the start of a drain."""
+        self.health.enter_graceful_shutdown()
+
     def stop(self, grace: float) -> None:
         """Refuse new calls, let in-flight ones finish for up to ``grace`` seconds."""
         self.health.enter_graceful_shutdown()
