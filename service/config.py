@@ -89,7 +89,8 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     (
         "MAZZO_MAX_REQUEST_BYTES",
         str(DEFAULT_MAX_REQUEST_BYTES),
-        "Largest request accepted: REST body limit and gRPC max receive size.",
+        "Largest request accepted, in bytes: the REST body and the gRPC message"
+        " (one byte more is refused, REQUEST_TOO_LARGE).",
     ),
     ("MAZZO_LOG_LEVEL", DEFAULT_LOG_LEVEL, "Log level: " + ", ".join(LOG_LEVELS) + "."),
 )

@@ -57,7 +57,6 @@ class ServiceReason(StrEnum):
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
     BAD_REQUEST = "BAD_REQUEST"
     REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
-    LENGTH_REQUIRED = "LENGTH_REQUIRED"
     URI_TOO_LONG = "URI_TOO_LONG"
     UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
     HEADERS_TOO_LARGE = "HEADERS_TOO_LARGE"
@@ -72,7 +71,6 @@ HTTP_REFUSALS: dict[int, tuple[grpc.StatusCode, ServiceReason]] = {
     404: (grpc.StatusCode.NOT_FOUND, ServiceReason.NOT_FOUND),
     405: (grpc.StatusCode.UNIMPLEMENTED, ServiceReason.METHOD_NOT_ALLOWED),
     408: (grpc.StatusCode.DEADLINE_EXCEEDED, ServiceReason.REQUEST_TIMEOUT),
-    411: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.LENGTH_REQUIRED),
     413: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.REQUEST_TOO_LARGE),
     414: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.URI_TOO_LONG),
     415: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.UNSUPPORTED_MEDIA_TYPE),
@@ -185,7 +183,7 @@ class RefusalLog:
             self._next = now + self.interval
             unlogged, self._unlogged = self._unlogged, 0
         more = f" (and {unlogged} more since the last such line)" if unlogged else ""
-        log.info("refused a %s request to %s: %s%s", transport, where, error.reason, more)
+        log.info("refused a malformed %s request to %s: %s%s", transport, where, error.reason, more)
 
 
 #: The process's one refusal log (gRPC and REST share it).

@@ -133,7 +133,7 @@ class _ErrorTask(ErrorTask):  # type: ignore[misc]
     def execute(self) -> None:
         server = self.channel.server
         error = _refusal(self.request.error.code, str(self.request.error.body), server.limits)
-        log_refusal("HTTP", "the REST port", error)
+        log_refusal("REST", "the REST port", error)
         status, headers, body = error_response(error, close=False)
         self.status = status
         self.response_headers.extend(h for h in headers if h[0] != "Content-Length")
@@ -221,7 +221,7 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
         error = ApiError.http(
             408, f"the request did not arrive within {limits.read_timeout:g} s of its first byte"
         )
-        log_refusal("HTTP", "the REST port", error)
+        log_refusal("REST", "the REST port", error)
         status, headers, body = error_response(error)
         head = f"HTTP/1.1 {status}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n"
         payload = head.encode("latin-1") + body

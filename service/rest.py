@@ -80,6 +80,19 @@ def _http_error(exc: HTTPException) -> Response:
     return response
 
 
+#: Longest request target (path and query) read; no route needs more than a few dozen.
+MAX_TARGET_BYTES = 2048
+
+
+def _refuse_long_targets() -> Response | None:
+    environ = request.environ
+    length = len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", ""))
+    if length <= MAX_TARGET_BYTES:
+        return None
+    message = f"the request target is longer than the {MAX_TARGET_BYTES} bytes accepted"
+    return _error_response(ApiError.http(414, message))
+
+
 SERVING = {"status": "SERVING"}
 MAX_BYTES_KEY = "MAZZO_MAX_REQUEST_BYTES"
 
@@ -122,6 +135,7 @@ def create_app(
     for rpc in rpcs(handlers):
         app.add_url_rule(rpc.http_path, rpc.name, _view(rpc), methods=[rpc.http_method])
     app.add_url_rule("/healthz", "healthz", _healthz, methods=["GET"])
+    app.before_request(_refuse_long_targets)
     app.add_url_rule("/readyz", "readyz", _readyz(ready), methods=["GET"])
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)

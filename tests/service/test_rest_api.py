@@ -425,7 +425,7 @@ def test_a_tampered_state_is_refused(rest_port: int, state: str) -> None:
 def test_a_body_over_the_size_limit_is_refused(rest_port: int) -> None:
     raw = json.dumps({"scopa": {}}).encode() + b" " * 70_000
     error = error_of(rest_port, "POST", "/v1/games", raw=raw)
-    assert (error["code"], error["status"]) == (400, "INVALID_ARGUMENT")
+    assert (error["code"], error["status"]) == (413, "INVALID_ARGUMENT")
     assert reason_of(error) == "REQUEST_TOO_LARGE"
 
 
@@ -454,7 +454,7 @@ def test_a_streamed_body_is_served(rest_port: int) -> None:
 def test_a_streamed_body_over_the_size_limit_is_refused_not_cut(rest_port: int) -> None:
     # Valid JSON if cut at the limit: a gateway that truncated would answer 200.
     response = _chunked(rest_port, "/v1/games", [b'{"scopa": {}}', *[b" " * 10_000] * 8])
-    assert response.status == 400
+    assert response.status == 413
 
 
 def test_an_unknown_route_is_404_not_found(rest_port: int) -> None:
@@ -506,14 +506,15 @@ def _proto_routes() -> set[tuple[str, str]]:
 
 
 def test_the_gateway_serves_exactly_the_proto_routes_and_metrics(stack: Stack) -> None:
-    assert stack.http_server is not None
+    assert stack.app is not None
     served = {
         (verb, rule.rule)
-        for rule in stack.http_server.app.url_map.iter_rules()  # type: ignore[attr-defined]
+        for rule in stack.app.url_map.iter_rules()
         for verb in (rule.methods or set()) - {"HEAD", "OPTIONS"}
     }
     assert len(_proto_routes()) == 6
-    assert served == _proto_routes() | {("GET", "/metrics")}
+    probes = {("GET", "/healthz"), ("GET", "/readyz")}
+    assert served == _proto_routes() | {("GET", "/metrics")} | probes
 
 
 def test_every_proto_route_answers(rest_port: int) -> None:

@@ -226,7 +226,7 @@ def test_rest_errors_are_the_same_as_from_one_process(served: Served) -> None:
     wrong_verb = rest(port, "GET", "/v1/games")
     assert wrong_verb.status == 405 and "POST" in wrong_verb.headers["Allow"].split(", ")
     too_large = rest(port, "POST", "/v1/games", raw=b'{"scopa": {}}' + b" " * 70_000)
-    assert too_large.status == 400
+    assert too_large.status == 413
     assert too_large.body["error"]["details"][0]["reason"] == "REQUEST_TOO_LARGE"
     malformed = rest(port, "POST", "/v1/games", raw=b"{not json")
     assert malformed.status == 400
@@ -238,7 +238,7 @@ def test_rest_errors_are_the_same_as_from_one_process(served: Served) -> None:
     connection.endheaders()
     for part in [b'{"scopa": {}}', *[b" " * 10_000] * 8, b""]:
         connection.send(b"%x\r\n%s\r\n" % (len(part), part))
-    assert connection.getresponse().status == 400
+    assert connection.getresponse().status == 413
     connection.close()
 
 
