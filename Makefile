@@ -8,7 +8,7 @@ INSTALLED := $(VENV)/.installed
 PROTOS := $(wildcard proto/mazzo/v1/*.proto)
 GENERATED := gen/mazzo/v1/engine_pb2.py
 
-.PHONY: serve test loadtest bench instructions lint typecheck gen clean
+.PHONY: serve test loadtest bench instructions fuzz slowloris lint typecheck gen clean
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
@@ -31,6 +31,18 @@ bench: $(INSTALLED) $(GENERATED)
 # figure to compare two commits by on a noisy machine (see docs/performance.md).
 instructions: $(INSTALLED) $(GENERATED)
 	$(PY) -m benchmarks.instructions $(INSTRUCTIONS_ARGS)
+
+# Random and damaged requests on both transports of a served Mazzo; fails on any 5xx,
+# INTERNAL/UNKNOWN or answer outside the documented error form (see tools/fuzz.py).
+FUZZ_REQUESTS ?= 100000
+fuzz: $(INSTALLED) $(GENERATED)
+	$(PY) -m tools.fuzz --requests $(FUZZ_REQUESTS) $(FUZZ_ARGS)
+
+# Stalled REST connections against a served Mazzo while a client keeps calling: its
+# p99 and how soon the server closes the stalled ones (see tools/slowloris.py).
+SLOWLORIS_CONNECTIONS ?= 1000
+slowloris: $(INSTALLED) $(GENERATED)
+	$(PY) -m tools.slowloris --connections $(SLOWLORIS_CONNECTIONS) $(SLOWLORIS_ARGS)
 
 lint: $(INSTALLED)
 	$(PY) -m ruff check .
