@@ -52,9 +52,9 @@ from service.errors import ApiError, log_refusal
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
-#: How often the event loop wakes up at the latest, to check the timeouts: a
-#: stalled connection is closed at most this late after its timeout.
-TICK = 0.25
+#: How often the event loop checks the timeouts. A connection is closed when
+#: its timeout is less than a tick away, so never later than its timeout.
+TICK = 0.1
 #: Connections one process holds at most; past it, new ones wait in the
 #: kernel's backlog (and another worker takes them).
 CONNECTION_LIMIT = 4096
@@ -210,11 +210,11 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
             return  # a request is being answered (or the connection already closing)
         partial = self.request
         if partial is not None:
-            if now - partial.started > limits.read_timeout:
+            if now - partial.started > limits.read_timeout - TICK:
                 self._time_out(limits)
             return
         idle = limits.idle_timeout if self.spoke else limits.read_timeout
-        if wall - self.last_activity > idle:
+        if wall - self.last_activity > idle - TICK:
             self.will_close = True  # idle, or an answer the client does not read
 
     def _time_out(self, limits: HttpLimits) -> None:

@@ -12,9 +12,12 @@ connection, one call after the other.
 
 It prints the normal client's calls, failures and latency percentiles, and
 how long each stalled connection lived after its last byte before the server
-closed it. It exits non-zero when a normal call failed, the p99 reached 1 s,
-or a stalled connection outlived the read timeout (plus the server's timer
-tick, 0.25 s).
+closed it (its 408, or its close). It exits non-zero when a normal call
+failed, the normal client's p99 reached 1 s, or the stalled connections'
+p99 lifetime passed the read timeout by more than MEASURE_SLACK, or their
+longest by more than MAX_SLACK: this client's own delay in seeing the
+server's answer, among a thousand sockets that all time out in the same
+tenth of a second on a machine whose cores are busy.
 """
 
 from __future__ import annotations
@@ -33,11 +36,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from service.config import DEFAULT_HTTP_READ_TIMEOUT
-from service.http_server import TICK
 
 HOST = "127.0.0.1"
 PARTIAL = b"GET /v1/catalog HTTP/1.1\r\nHost: mazzo\r\nX-Stalled: "
 P99_LIMIT = 1.0
+MEASURE_SLACK = 0.25
+MAX_SLACK = 1.0
+#: Stalled connections opened again per turn of the attacker's loop.
+REPLACEMENTS = 20
 
 
 def raise_file_limit(needed: int) -> None:
@@ -55,7 +61,8 @@ class Stallers:
         self.port = port
         self.count = count
         self.selector = selectors.DefaultSelector()
-        self.lifetimes: list[float] = []  # from the last byte sent to the server's close
+        #: From the last byte sent to the server's 408 (or its close, without one).
+        self.lifetimes: list[float] = []
         self.failed_opens = 0
         self.stop = threading.Event()
 
@@ -78,12 +85,16 @@ class Stallers:
                     data = sock.recv(65536)
                 except OSError:
                     data = b""
-                if data:
-                    continue  # the 408; the close follows
-                self.lifetimes.append(time.monotonic() - key.data)
+                if data:  # the 408, then the close: the server acted now
+                    self.lifetimes.append(time.monotonic() - key.data)
+                    self.selector.modify(sock, selectors.EVENT_READ, None)
+                    continue
+                if key.data is not None:  # closed without a 408
+                    self.lifetimes.append(time.monotonic() - key.data)
                 self.selector.unregister(sock)
                 sock.close()
-            while len(self.selector.get_map()) < self.count and not self.stop.is_set():
+            # A few replacements a turn, so that closes are seen as they happen.
+            for _ in range(min(REPLACEMENTS, self.count - len(self.selector.get_map()))):
                 self.open_one()
 
     def close(self) -> None:
@@ -171,15 +182,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"stalled connections closed by the server: {len(lived)};"
             " time from the last byte to the "
-            f"close: median {statistics.median(lived):.2f} s, max {max(lived):.2f} s "
+            f"close: median {statistics.median(lived):.2f} s,"
+            f" p99 {percentile(lived, 0.99):.2f} s, max {max(lived):.2f} s "
             f"(read timeout {timeout:g} s)"
         )
     if not latencies or errors:
         problems.append(f"normal calls failed: {errors[:5]}")
     elif percentile(latencies, 0.99) >= P99_LIMIT:
         problems.append(f"p99 {percentile(latencies, 0.99):.2f} s is not under {P99_LIMIT:g} s")
-    if not lived or max(lived) > timeout + TICK + 0.25:
-        problems.append("a stalled connection outlived the read timeout (or none was closed)")
+    if not lived:
+        problems.append("no stalled connection was closed")
+    elif percentile(lived, 0.99) > timeout + MEASURE_SLACK or max(lived) > timeout + MAX_SLACK:
+        problems.append("stalled connections outlived the read timeout")
     for problem in problems:
         print("FAILED: " + problem)
     return 1 if problems else 0
