@@ -1,8 +1,8 @@
 """The server process of the service benchmark: the real stack plus its two baselines.
 
 One process, as ``MAZZO_WORKERS=1`` serves: the real GrpcServer (metrics
-interceptor, health, reflection) and the real Flask app behind werkzeug's
-threaded server, both over one EngineHandlers that remembers states as in
+interceptor, health, reflection) and the real Flask app behind the real HTTP
+server (service.http_server), both over one EngineHandlers that remembers states as in
 production (service.handlers.OPENED_STATES of them). On
 the same grpc.server, a generic ``mazzo.bench.Echo/Echo`` method; in the same
 Flask app, a ``POST /bench/empty`` route. Both do no work: they answer zero

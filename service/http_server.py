@@ -296,6 +296,7 @@ class HttpServer:
             self.listeners.append(listener)
         self._next_check = 0.0
         self._stopped = threading.Event()
+        self._serving: threading.Thread | None = None
 
     @property
     def channels(self) -> list[_Channel]:
@@ -316,6 +317,7 @@ class HttpServer:
 
     def serve(self) -> None:
         """Serve until :meth:`close` (for a thread of its own)."""
+        self._serving = threading.current_thread()
         while not self._stopped.is_set():
             self.poll()
 
@@ -351,6 +353,9 @@ class HttpServer:
     def close(self) -> None:
         """Close every connection and stop the threads."""
         self._stopped.set()
+        serving = self._serving
+        if serving is not None and serving is not threading.current_thread():
+            serving.join(10 * TICK)  # the loop ends its turn: nothing runs it meanwhile
         self.stop_accepting()
         for dispatcher in list(self._map.values()):
             with contextlib.suppress(OSError):

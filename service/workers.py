@@ -13,7 +13,8 @@ PROMETHEUS_MULTIPROC_DIR. Then it forks MAZZO_WORKERS workers. Each worker:
   the workers;
 - serves the REST gateway (``service.rest.create_app``) and, on the metrics
   port, the Prometheus exposition of every worker's values summed, through
-  gunicorn's threaded worker;
+  service.http_server (waitress, as a single process serves them) on the
+  parent's sockets; gunicorn's own HTTP handling is not used;
 - names itself in each answer: the ``X-Mazzo-Worker`` HTTP header and the
   ``x-mazzo-worker`` gRPC trailing metadata carry its pid (nothing secret, and
   what an operator needs to tell the workers apart).
@@ -21,11 +22,13 @@ PROMETHEUS_MULTIPROC_DIR. Then it forks MAZZO_WORKERS workers. Each worker:
 The parent logs "gRPC listening on ...", "REST listening on ...", "metrics
 listening on ..." once every worker serves both transports.
 
-Stopping: SIGTERM or SIGINT to the parent closes the REST and metrics sockets
-and sends SIGTERM to every worker; a worker turns its gRPC health to
-NOT_SERVING, refuses new calls and lets calls in flight finish, on both
-transports, for MAZZO_GRACE_SECONDS; the parent kills what is left after that
-and exits 0. SIGQUIT is gunicorn's quick stop.
+Stopping: SIGTERM or SIGINT to the parent closes its copies of the REST and
+metrics sockets and sends SIGTERM to every worker; a worker stops as a single
+process does (service.main.stop_gracefully): NOT_SERVING and ``/readyz`` 503
+while it still serves for MAZZO_DRAIN_SECONDS (not after Ctrl-C), then it
+refuses new calls and lets calls in flight finish, on both transports, for
+MAZZO_GRACE_SECONDS; the parent kills what is left after both and exits 0.
+SIGQUIT is gunicorn's quick stop.
 
 A worker that dies after it started (a crash, the OOM killer) is noticed by the
 parent, logged as an error ("worker PID stopped unexpectedly: starting a
