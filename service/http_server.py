@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import resource
 import socket
 import threading
 import time
@@ -362,6 +363,17 @@ class HttpServer:
                 dispatcher.close()
         self._map.clear()
         self._dispatcher.shutdown(cancel_pending=True, timeout=1)
+
+
+def raise_file_limit() -> None:
+    """Let this process hold CONNECTION_LIMIT connections: the soft limit of open files
+    up to the hard one (the usual soft default, 1024, is what a few idle clients reach)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTION_LIMIT + 256
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def _in_flight(channel: _Channel) -> bool:

@@ -24,7 +24,14 @@ from prometheus_client import make_wsgi_app
 from service.config import Config, ConfigError, split_addr
 from service.grpc_server import GrpcServer
 from service.handlers import EngineHandlers
-from service.http_server import TICK, HttpServer, bind, limits_of, port_of
+from service.http_server import (
+    TICK,
+    HttpServer,
+    bind,
+    limits_of,
+    port_of,
+    raise_file_limit,
+)
 from service.metrics import Metrics
 from service.rest import create_app
 from service.state_token import StateSealer
@@ -46,6 +53,7 @@ def main() -> int:
             "MAZZO_STATE_KEYS is not set: using a random development key; "
             "state tokens will not survive a restart"
         )
+    raise_file_limit()  # inherited by the workers
     if config.workers > 1:
         from service import workers  # gunicorn is needed only here
 

@@ -281,3 +281,16 @@ def test_refusals_log_one_short_line_at_most_per_interval(caplog: pytest.LogCapt
     lines = [r for r in caplog.records if "refused a malformed" in r.getMessage()]
     assert len(lines) == 1 and lines[0].exc_info is None
     assert len(lines[0].getMessage()) < 120
+
+
+def test_the_server_raises_its_open_file_limit_to_hold_its_connections() -> None:
+    import resource
+
+    from service.http_server import CONNECTION_LIMIT, raise_file_limit
+
+    raise_file_limit()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTION_LIMIT + 256
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    assert soft == resource.RLIM_INFINITY or soft >= wanted
