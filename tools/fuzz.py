@@ -304,7 +304,7 @@ def _valid_message(rng: random.Random, method: str, token: bytes) -> Any:
 def send_rest(port: int, case: RestCase, timeout: float = 30.0) -> tuple[str, str | None]:
     """Send ``case``; the outcome ("200", "400", ..., "closed") and what is wrong, if anything."""
     if case.raw is not None:
-        return _send_raw(port, case.raw, timeout)
+        return _send_raw(port, case.raw, timeout, case.method)
     connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
         connection.request(case.method, case.path, body=case.body, headers=case.headers)
@@ -319,7 +319,7 @@ def send_rest(port: int, case: RestCase, timeout: float = 30.0) -> tuple[str, st
     return str(status), rest_problem(case.method, status, content_type, body)
 
 
-def _send_raw(port: int, data: bytes, timeout: float) -> tuple[str, str | None]:
+def _send_raw(port: int, data: bytes, timeout: float, method: str) -> tuple[str, str | None]:
     with socket.create_connection((HOST, port), timeout=timeout) as sock:
         try:
             sock.sendall(data)
@@ -345,7 +345,7 @@ def _send_raw(port: int, data: bytes, timeout: float) -> tuple[str, str | None]:
         ),
         "",
     )
-    return str(status), rest_problem("RAW", status, content_type, body)
+    return str(status), rest_problem(method, status, content_type, body)
 
 
 def rest_problem(method: str, status: int, content_type: str, body: bytes) -> str | None:
