@@ -64,6 +64,9 @@ MAX_HEADER_BYTES = 8192
 #: Threads that run the Flask app, per process: requests are CPU-bound and
 #: share the GIL with gRPC, so a few are enough; waiting clients hold none.
 THREADS = 8
+#: When stopping, how long after its last activity an idle connection stays
+#: open for a request its client may already be sending.
+STOP_LINGER = 1.0
 #: How long a connection closed after a refusal still reads (and drops) input.
 LINGER = 2.0
 #: Longest caller-supplied text an error message quotes.
@@ -335,7 +338,8 @@ class HttpServer:
         return any(_in_flight(channel) for channel in self.channels)
 
     def drain(self, timeout: float, keep_running: Callable[[], None] = lambda: None) -> bool:
-        """Serve until no request is in flight (or ``timeout``); idle connections are closed.
+        """Serve until no request is in flight (or ``timeout``); idle connections are closed
+        (after STOP_LINGER since they were last active).
 
         Runs the event loop itself (the caller's loop has stopped); ``keep_running``
         is called on each turn (a worker tells its parent it is alive). True when
@@ -343,11 +347,20 @@ class HttpServer:
         """
         deadline = time.monotonic() + timeout
         while True:
+            waiting = False
+            wall = time.time()
             for channel in self.channels:
-                if not _in_flight(channel):
-                    channel.will_close = True  # idle: close it at the next turn
-            if not self.busy() or time.monotonic() >= deadline:
-                return not self.busy()
+                if _in_flight(channel):
+                    waiting = True
+                elif channel.lingering_until is None and not channel.will_close:
+                    # Idle: closed, unless it was active a moment ago (just
+                    # accepted, or just answered): its client may be sending.
+                    if wall - channel.last_activity > STOP_LINGER:
+                        channel.will_close = True
+                    else:
+                        waiting = True
+            if not waiting or time.monotonic() >= deadline:
+                return not waiting
             keep_running()
             self.poll(min(TICK, max(deadline - time.monotonic(), 0.0)))
 
