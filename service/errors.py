@@ -9,6 +9,9 @@ with the HTTP code that grpc-gateway v2 uses for the gRPC code.
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from collections.abc import Mapping
 from enum import StrEnum
 
@@ -19,6 +22,8 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from engine import IllegalMove, RuleError
 
 DOMAIN = "mazzo"
+
+log = logging.getLogger("mazzo")
 
 #: grpc-gateway v2's HTTPStatusFromCode.
 HTTP_STATUS: dict[grpc.StatusCode, int] = {
@@ -51,6 +56,11 @@ class ServiceReason(StrEnum):
     NOT_FOUND = "NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
     BAD_REQUEST = "BAD_REQUEST"
+    REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
+    URI_TOO_LONG = "URI_TOO_LONG"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    HEADERS_TOO_LARGE = "HEADERS_TOO_LARGE"
+    NOT_READY = "NOT_READY"
     INTERNAL = "INTERNAL"
     #: Seat credentials and versions (docs/security.md).
     SEAT_CREDENTIAL_INVALID = "SEAT_CREDENTIAL_INVALID"
@@ -59,6 +69,22 @@ class ServiceReason(StrEnum):
     STATE_VERSION_MISMATCH = "STATE_VERSION_MISMATCH"
     INVALID_LEVEL = "INVALID_LEVEL"
     INVALID_BUDGET = "INVALID_BUDGET"
+
+
+#: What each HTTP status the gateway's HTTP layer answers with means in the API:
+#: the gRPC code and the reason of its envelope. The HTTP status is kept as is.
+HTTP_REFUSALS: dict[int, tuple[grpc.StatusCode, ServiceReason]] = {
+    400: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.BAD_REQUEST),
+    404: (grpc.StatusCode.NOT_FOUND, ServiceReason.NOT_FOUND),
+    405: (grpc.StatusCode.UNIMPLEMENTED, ServiceReason.METHOD_NOT_ALLOWED),
+    408: (grpc.StatusCode.DEADLINE_EXCEEDED, ServiceReason.REQUEST_TIMEOUT),
+    413: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.REQUEST_TOO_LARGE),
+    414: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.URI_TOO_LONG),
+    415: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.UNSUPPORTED_MEDIA_TYPE),
+    431: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.HEADERS_TOO_LARGE),
+    500: (grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL),
+    503: (grpc.StatusCode.UNAVAILABLE, ServiceReason.NOT_READY),
+}
 
 
 class ApiError(Exception):
@@ -92,6 +118,14 @@ class ApiError(Exception):
     @classmethod
     def invalid(cls, reason: str, message: str, **metadata: str) -> ApiError:
         return cls(grpc.StatusCode.INVALID_ARGUMENT, reason, message, metadata)
+
+    @classmethod
+    def http(cls, status: int, message: str) -> ApiError:
+        """A refusal of the HTTP layer (a status of HTTP_REFUSALS; any other 4xx is a 400)."""
+        if status not in HTTP_REFUSALS:
+            status = 500 if status >= 500 else 400
+        code, reason = HTTP_REFUSALS[status]
+        return cls(code, reason, message, http_status=status)
 
     @classmethod
     def internal(cls) -> ApiError:
@@ -131,3 +165,33 @@ class ApiError(Exception):
                 ],
             }
         }
+
+
+class RefusalLog:
+    """One short log line per ``interval`` seconds at most about refused requests.
+
+    Malformed requests are the caller's fault, and an attacker can send
+    thousands a second: the log says that they happen (and how many were not
+    written out), never with a traceback and never flooding.
+    """
+
+    def __init__(self, interval: float = 10.0) -> None:
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._next = 0.0
+        self._unlogged = 0
+
+    def __call__(self, transport: str, where: str, error: ApiError) -> None:
+        now = time.monotonic()
+        with self._lock:
+            if now < self._next:
+                self._unlogged += 1
+                return
+            self._next = now + self.interval
+            unlogged, self._unlogged = self._unlogged, 0
+        more = f" (and {unlogged} more since the last such line)" if unlogged else ""
+        log.info("refused a malformed %s request to %s: %s%s", transport, where, error.reason, more)
+
+
+#: The process's one refusal log (gRPC and REST share it).
+log_refusal = RefusalLog()

@@ -143,7 +143,7 @@ def parse(
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise JsonMappingError(f"the body is not UTF-8: {error}") from None
+            raise JsonMappingError(f"the body is not UTF-8 (at byte {error.start})") from None
     try:
         # The standard library's parser, as json_format's: the same numbers
         # (big integers, NaN, Infinity) and the same refusals. orjson would keep
@@ -153,8 +153,11 @@ def parse(
         js = _DECODER.decode(text)
     except JsonMappingError:
         raise
-    except Exception as error:  # JSONDecodeError, RecursionError on deep nesting
-        raise JsonMappingError(f"not JSON: {error}") from None
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno} column {error.colno}"
+        raise JsonMappingError(f"not JSON: {error.msg.lower()} at {where}") from None
+    except RecursionError:
+        raise JsonMappingError("not JSON this server reads: nested too deeply") from None
     return parse_dict(js, message, ignore_unknown_fields=ignore_unknown_fields)
 
 
@@ -188,7 +191,8 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys)
 def _wrapped(
     error: Exception, type_name: str = "", path: list[str] | None = None
 ) -> JsonMappingError:
-    wrapped = JsonMappingError(f"{type(error).__name__}: {error}", path)
+    # Written for the caller: what protobuf refused, never its exception's text.
+    wrapped = JsonMappingError("a value this field cannot take (wrong type or out of range)", path)
     wrapped.type_name = type_name
     return wrapped
 
@@ -654,7 +658,7 @@ def _scalar_converter(field: FieldDescriptor, *, key: bool = False) -> Callable[
     """
     cpp_type = field.cpp_type
     if cpp_type in _INT_TYPES:
-        return _to_int
+        return _int_in_range(*_INT_RANGES[cpp_type])
     if cpp_type == _FD.CPPTYPE_BOOL:
         return _to_bool_key if key else _to_bool
     if cpp_type == _FD.CPPTYPE_STRING:
@@ -678,6 +682,8 @@ def _to_int(value: Any) -> int:
         raise JsonMappingError(f"not an integer: {value!r}")
     if isinstance(value, bool):
         raise JsonMappingError(f"not an integer: {value!r}")
+    if not isinstance(value, int | float | str):
+        raise JsonMappingError(f"expected an integer, not {_kind(value)}")
     try:
         return int(value)
     except ValueError:
@@ -688,6 +694,26 @@ def _to_int(value: Any) -> int:
         if not number.is_integer():
             raise JsonMappingError(f"not an integer: {value!r}") from None
         return int(number)
+
+
+_INT_RANGES = {
+    _FD.CPPTYPE_INT32: (-(2**31), 2**31 - 1),
+    _FD.CPPTYPE_UINT32: (0, 2**32 - 1),
+    _FD.CPPTYPE_INT64: (-(2**63), 2**63 - 1),
+    _FD.CPPTYPE_UINT64: (0, 2**64 - 1),
+}
+
+
+def _int_in_range(low: int, high: int) -> Callable[[Any], int]:
+    """:func:`_to_int`, refusing what the field cannot hold (protobuf would raise)."""
+
+    def to_int(value: Any) -> int:
+        number = _to_int(value)
+        if not low <= number <= high:
+            raise JsonMappingError(f"integer out of range ({low}..{high})")
+        return number
+
+    return to_int
 
 
 def _to_bool(value: Any) -> bool:
@@ -715,11 +741,13 @@ def _to_string(value: Any) -> str:
 def _to_bytes(value: Any) -> bytes:
     # json_format's way: pad (always, 1 to 4 '='), then the lenient URL-safe decoder,
     # which also takes the standard alphabet.
-    encoded = value.encode("utf-8") if isinstance(value, str) else value
+    if not isinstance(value, str):
+        raise JsonMappingError(f"expected a base64 string, not {_kind(value)}")
+    encoded = value.encode("utf-8")
     try:
         return base64.urlsafe_b64decode(encoded + b"=" * (4 - len(encoded) % 4))
-    except binascii.Error as error:
-        raise JsonMappingError(f"not base64: {error}") from None
+    except (binascii.Error, ValueError):  # ValueError: non-ASCII characters
+        raise JsonMappingError("not base64") from None
 
 
 def _to_double(value: Any) -> float:

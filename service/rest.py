@@ -13,10 +13,9 @@ import logging
 import pathlib
 from collections.abc import Callable, Sequence
 
-import grpc
 import orjson
-from flask import Flask, Response, request
-from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from flask import Flask, Response, current_app, request
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from service.errors import ApiError, ServiceReason
 from service.handlers import EngineHandlers, Rpc, rpcs
@@ -45,10 +44,16 @@ def _view(rpc: Rpc, *, strict_json: bool = False) -> Callable[[], Response]:
     def view() -> Response:
         message = rpc.request_type()
         if rpc.http_method != "GET":
+            coding = request.headers.get("Content-Encoding", "identity").strip().lower()
+            if coding != "identity":
+                message_text = f"the body must not be encoded (Content-Encoding: {coding[:40]!r})"
+                return _error_response(ApiError.http(415, message_text))
+            # MAX_CONTENT_LENGTH is one byte more than the limit, so that a body of
+            # exactly the limit reads whole (Werkzeug refuses a read past its
+            # limit even at the end of the body) and one byte more is seen.
             body = request.get_data(cache=False) or b"{}"
-            # Werkzeug cuts a streamed (chunked) body at MAX_CONTENT_LENGTH without
-            # a word; reading on raises 413 (REQUEST_TOO_LARGE) if it reached it.
-            request.stream.read(1)
+            if len(body) > current_app.config[MAX_BYTES_KEY]:
+                raise RequestEntityTooLarge()
             try:
                 parse(body, message, ignore_unknown_fields=ignore_unknown)
             except JsonMappingError as exc:
@@ -63,24 +68,53 @@ def _view(rpc: Rpc, *, strict_json: bool = False) -> Callable[[], Response]:
     return view
 
 
-_HTTP_ERRORS = {
-    404: (grpc.StatusCode.NOT_FOUND, ServiceReason.NOT_FOUND),
-    405: (grpc.StatusCode.UNIMPLEMENTED, ServiceReason.METHOD_NOT_ALLOWED),
-    413: (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.REQUEST_TOO_LARGE),
-}
-
-
 def _http_error(exc: HTTPException) -> Response:
-    code, reason = _HTTP_ERRORS.get(
-        exc.code or 500, (grpc.StatusCode.INVALID_ARGUMENT, ServiceReason.BAD_REQUEST)
-    )
-    message = exc.description or exc.name
-    if not isinstance(exc, MethodNotAllowed):
-        return _error_response(ApiError(code, reason, message))
-    # The route exists; only the verb is wrong: 405, with the Allow header HTTP requires.
-    response = _error_response(ApiError(code, reason, message, http_status=405))
-    response.headers["Allow"] = ", ".join(sorted(exc.valid_methods or ()))
+    status = exc.code or 500
+    if status == 404:
+        message = f"no route {request.method} {request.path[:100]}"
+    elif status == 413:
+        limit = current_app.config[MAX_BYTES_KEY]
+        message = f"the request body is larger than the {limit} bytes accepted"
+    else:
+        message = exc.description or exc.name
+    response = _error_response(ApiError.http(status, message))
+    if isinstance(exc, MethodNotAllowed):
+        # The route exists; only the verb is wrong: 405, with the Allow header HTTP requires.
+        response.headers["Allow"] = ", ".join(sorted(exc.valid_methods or ()))
     return response
+
+
+#: Longest request target (path and query) read; no route needs more than a few dozen.
+MAX_TARGET_BYTES = 2048
+
+
+def _refuse_long_targets() -> Response | None:
+    environ = request.environ
+    length = len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", ""))
+    if length <= MAX_TARGET_BYTES:
+        return None
+    message = f"the request target is longer than the {MAX_TARGET_BYTES} bytes accepted"
+    return _error_response(ApiError.http(414, message))
+
+
+SERVING = {"status": "SERVING"}
+MAX_BYTES_KEY = "MAZZO_MAX_REQUEST_BYTES"
+
+
+def _healthz() -> Response:
+    """Live: the process serves (what a liveness probe asks)."""
+    return _json(SERVING)
+
+
+def _readyz(ready: Callable[[], bool]) -> Callable[[], Response]:
+    def readyz() -> Response:
+        """Ready: 200 while serving; 503 once draining, so that balancers send elsewhere."""
+        if ready():
+            return _json(SERVING)
+        message = "the server is stopping: send new requests to another instance"
+        return _error_response(ApiError.http(503, message))
+
+    return readyz
 
 
 def _internal_error(exc: Exception) -> Response:
@@ -93,20 +127,29 @@ def create_app(
     metrics: Metrics,
     max_request_bytes: int = 65536,
     *,
+    ready: Callable[[], bool] = lambda: True,
     metrics_on_rest: bool = False,
     strict_json: bool = False,
     cors_origins: Sequence[str] = (),
 ) -> Flask:
-    """The gateway; /metrics only with ``metrics_on_rest`` (MAZZO_METRICS_ON_REST):
-    by default it is on the metrics address alone, away from callers."""
-    # No static folder: the gateway serves the proto's routes, /metrics and the API
-    # reference (/openapi.json, /docs), nothing else.
+    """The gateway: the proto's routes, the probes /healthz and /readyz, the API
+    reference (/openapi.json, /docs), and /metrics only with ``metrics_on_rest``
+    (MAZZO_METRICS_ON_REST): by default it is on the metrics address alone, away
+    from callers.
+
+    ``ready`` says whether this process takes new work (False once it drains).
+    """
+    # No static folder: the gateway serves the routes above, nothing else.
     app = Flask("mazzo", static_folder=None)
-    app.config["MAX_CONTENT_LENGTH"] = max_request_bytes
+    app.config["MAX_CONTENT_LENGTH"] = max_request_bytes + 1
+    app.config[MAX_BYTES_KEY] = max_request_bytes
     for rpc in rpcs(handlers):
         app.add_url_rule(
             rpc.http_path, rpc.name, _view(rpc, strict_json=strict_json), methods=[rpc.http_method]
         )
+    app.add_url_rule("/healthz", "healthz", _healthz, methods=["GET"])
+    app.before_request(_refuse_long_targets)
+    app.add_url_rule("/readyz", "readyz", _readyz(ready), methods=["GET"])
     allow_cross_origin(app, cors_origins)
     add_api_reference(app)
     app.register_error_handler(HTTPException, _http_error)

@@ -13,7 +13,8 @@ PROMETHEUS_MULTIPROC_DIR. Then it forks MAZZO_WORKERS workers. Each worker:
   the workers;
 - serves the REST gateway (``service.rest.create_app``) and, on the metrics
   port, the Prometheus exposition of every worker's values summed, through
-  gunicorn's threaded worker;
+  service.http_server (waitress, as a single process serves them) on the
+  parent's sockets; gunicorn's own HTTP handling is not used;
 - names itself in each answer: the ``X-Mazzo-Worker`` HTTP header and the
   ``x-mazzo-worker`` gRPC trailing metadata carry its pid (nothing secret, and
   what an operator needs to tell the workers apart).
@@ -21,11 +22,13 @@ PROMETHEUS_MULTIPROC_DIR. Then it forks MAZZO_WORKERS workers. Each worker:
 The parent logs "gRPC listening on ...", "REST listening on ...", "metrics
 listening on ..." once every worker serves both transports.
 
-Stopping: SIGTERM or SIGINT to the parent closes the REST and metrics sockets
-and sends SIGTERM to every worker; a worker turns its gRPC health to
-NOT_SERVING, refuses new calls and lets calls in flight finish, on both
-transports, for MAZZO_GRACE_SECONDS; the parent kills what is left after that
-and exits 0. SIGQUIT is gunicorn's quick stop.
+Stopping: SIGTERM or SIGINT to the parent closes its copies of the REST and
+metrics sockets and sends SIGTERM to every worker; a worker stops as a single
+process does (service.main.stop_gracefully): NOT_SERVING and ``/readyz`` 503
+while it still serves for MAZZO_DRAIN_SECONDS (not after Ctrl-C), then it
+refuses new calls and lets calls in flight finish, on both transports, for
+MAZZO_GRACE_SECONDS; the parent kills what is left after both and exits 0.
+SIGQUIT is gunicorn's quick stop.
 
 A worker that dies after it started (a crash, the OOM killer) is noticed by the
 parent, logged as an error ("worker PID stopped unexpectedly: starting a
@@ -56,21 +59,19 @@ from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 from gunicorn.errors import HaltServer
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.base import Worker as BaseWorker
 from prometheus_client import make_wsgi_app
 
 from service.config import Config, split_addr
 from service.grpc_server import GrpcServer
 from service.handlers import EngineHandlers
+from service.http_server import HttpServer, limits_of
+from service.main import stop_gracefully
 from service.metrics import Metrics, mark_process_dead, use_multiprocess_dir
 from service.rest import create_app
 
 log = logging.getLogger("mazzo")
 
-#: REST request threads per worker (gunicorn's gthread worker). Requests are
-#: CPU-bound and share the worker's GIL with gRPC: a few threads are enough;
-#: kept-alive idle connections wait in a poller, not in a thread.
-REST_THREADS = 8
 #: How long the parent waits for the first workers to serve before giving up.
 START_TIMEOUT = 60.0
 WORKER_HEADER = "X-Mazzo-Worker"
@@ -137,33 +138,27 @@ def reserve_port(addr: str) -> socket.socket:
 # ---------------------------------------------------------------------- worker
 
 
-def worker_app(
-    rest_app: WsgiApp, metrics_app: WsgiApp, metrics_addr: tuple[str, int] | None, pid: int
-) -> WsgiApp:
-    """One WSGI app for the worker's two listeners: /metrics on the metrics one, REST elsewhere."""
+def with_worker_header(app: WsgiApp, pid: int) -> WsgiApp:
+    """``app``, naming this worker in every answer (the X-Mazzo-Worker header)."""
     header = (WORKER_HEADER, str(pid))
-    metrics_server = None if metrics_addr is None else (metrics_addr[0], str(metrics_addr[1]))
 
-    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    def named(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             headers.append(header)
             return start_response(status, headers, exc_info)
 
-        # gunicorn fills SERVER_NAME and SERVER_PORT from the listening socket.
-        served_on = (environ.get("SERVER_NAME"), environ.get("SERVER_PORT"))
-        if served_on == metrics_server:
-            return metrics_app(environ, start)
-        return rest_app(environ, start)
+        return app(environ, start)
 
-    return app
+    return named
 
 
-class Worker(ThreadWorker):  # type: ignore[misc]
-    """gunicorn's threaded worker, serving gRPC beside REST in the same process."""
+class Worker(BaseWorker):  # type: ignore[misc]
+    """One server process: gRPC, and REST and metrics through service.http_server."""
 
     grpc: GrpcServer
-    _wsgi: WsgiApp
-    _drain: threading.Thread | None = None
+    http: HttpServer
+    ready: threading.Event
+    _stop_signal: int | None = None
 
     @property
     def plan(self) -> Plan:
@@ -172,7 +167,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]
     def init_process(self) -> None:
         # Until gunicorn installs its handlers, a stop signal still means "stop".
         for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, self._stop_early)
+            signal.signal(signum, self.handle_exit)
         plan, config = self.plan, self.plan.config
         os.close(plan.ready_pipe[0])
         plan.grpc_reservation.close()  # the parent keeps the port; this copy is not needed
@@ -188,23 +183,28 @@ class Worker(ThreadWorker):  # type: ignore[misc]
             worker=str(self.pid),
         )
         self.grpc.start()
+        self.ready = threading.Event()
+        self.ready.set()
         rest = create_app(
             handlers,
             metrics,
             config.max_request_bytes,
+            ready=self.ready.is_set,
             metrics_on_rest=config.metrics_on_rest,
             strict_json=config.strict_json,
             cors_origins=config.cors_origins,
         )
         exporter = make_wsgi_app(metrics.exposition_registry)
-        self._wsgi = worker_app(rest, exporter, plan.metrics, self.pid)
+        listeners = []
+        for listener in self.sockets:
+            sock = listener.sock  # gunicorn's wrapper holds the socket the parent bound
+            app = exporter if sock.getsockname()[:2] == plan.metrics else rest
+            listeners.append((sock, with_worker_header(app, self.pid)))
+        self.http = HttpServer(listeners, limits_of(config))
         super().init_process()
 
-    def _stop_early(self, signum: int, frame: FrameType | None) -> None:
-        self.alive = False
-
     def load_wsgi(self) -> None:
-        self.wsgi = self._wsgi
+        self.wsgi = None  # each listener has its app (init_process)
 
     def init_signals(self) -> None:
         super().init_signals()
@@ -212,28 +212,26 @@ class Worker(ThreadWorker):  # type: ignore[misc]
         signal.signal(signal.SIGINT, self.handle_exit)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        super().handle_exit(sig, frame)  # REST: stop accepting, finish what is in flight
-        self._start_grpc_drain()  # gRPC: the same, at the same time
+        if self._stop_signal is None:
+            self._stop_signal = sig
+        self.alive = False
 
     def handle_quit(self, sig: int, frame: FrameType | None) -> None:
         self.grpc.server.stop(0)
         super().handle_quit(sig, frame)
 
-    def _start_grpc_drain(self) -> None:
-        if self._drain is None:
-            grace = self.plan.config.grace_seconds
-            self._drain = threading.Thread(
-                target=self.grpc.stop, args=(grace,), name="grpc-drain", daemon=True
-            )
-            self._drain.start()
-
     def run(self) -> None:
         os.write(self.plan.ready_pipe[1], f"{self.pid}\n".encode())
-        super().run()
-        # The REST loop has ended (stop signal, or the parent is gone): finish gRPC too.
-        self._start_grpc_drain()
-        assert self._drain is not None
-        self._drain.join(self.plan.config.grace_seconds + 5)
+        while self.alive:
+            self.notify()
+            self.http.poll()
+            if self.ppid != os.getppid():
+                log.info("worker %d: the parent is gone, stopping", self.pid)
+                break
+        config = self.plan.config
+        # The drain delay is for SIGTERM (an orchestrator's stop), not Ctrl-C.
+        delay = config.drain_seconds if self._stop_signal == signal.SIGTERM else 0.0
+        stop_gracefully(self.grpc, self.http, self.ready, delay, config.grace_seconds, self.notify)
 
 
 # ---------------------------------------------------------------------- parent
@@ -371,8 +369,9 @@ class Application(BaseApplication):  # type: ignore[misc]
             "bind": binds,
             "workers": config.workers,
             "worker_class": Worker,
-            "threads": REST_THREADS,
-            "graceful_timeout": math.ceil(config.grace_seconds),
+            # A worker drains (MAZZO_DRAIN_SECONDS), then lets calls finish
+            # (MAZZO_GRACE_SECONDS); the parent kills what is left after both.
+            "graceful_timeout": math.ceil(config.drain_seconds + config.grace_seconds) + 1,
             "logger_class": _Logger,
             "loglevel": config.log_level.lower(),
             "proc_name": "mazzo",

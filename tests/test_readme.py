@@ -11,12 +11,12 @@ from collections.abc import Iterator
 
 import pytest
 from google.protobuf import json_format
-from werkzeug.serving import make_server
 
 from mazzo.v1 import engine_pb2 as pb
 from service.config import settings_table_markdown
 from service.grpc_server import GrpcServer
 from service.handlers import EngineHandlers
+from service.http_server import HttpLimits, HttpServer, bind, port_of
 from service.metrics import Metrics
 from service.rest import create_app
 from service.state_token import StateSealer, generate_dev_key
@@ -35,12 +35,13 @@ def handlers() -> EngineHandlers:
 
 @pytest.fixture(scope="module")
 def rest_address(handlers: EngineHandlers) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, create_app(handlers, Metrics()), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    sock = bind(("127.0.0.1", 0))
+    server = HttpServer([(sock, create_app(handlers, Metrics()))], HttpLimits())
+    thread = threading.Thread(target=server.serve, daemon=True)
     thread.start()
-    yield f"127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
+    yield f"127.0.0.1:{port_of(sock)}"
+    server.close()
+    thread.join(5)
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import InvalidInput, Reason, dump_state, game_of, load_state
+from engine.game import MAX_HAND_NUMBER, MAX_SCORE
 from engine.scopa import SCOPA, PrimieraRule, ScopaRules, ScopaState, new_game
 from tests.engine.scopa_support import (
     card,
@@ -82,6 +83,38 @@ def test_extreme_values_round_trip():
         winner=None,
         fill="stock",
     )
+    assert load_state(dump_state(state)) == state
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"scores": [MAX_SCORE + 1, 0]},
+        {"scores": [0, 2**32 - 1]},
+        {"hand_number": MAX_HAND_NUMBER + 1},
+        {"hand_number": 2**32 - 1},
+        {"sweeps": [41, 0]},
+        {"declared": (131, 0)},
+    ],
+    ids=["score", "score-max", "hand-number", "hand-number-max", "sweeps", "declared"],
+)
+def test_a_counter_past_its_range_is_refused_as_state_corrupt(changes):
+    fields = {"hands": ["7D", "4B"], "table": "3C", "to_play": 1, "dealer": 0, "fill": "stock"}
+    declared = changes.pop("declared", None)
+    state = make_state(**fields, **changes)
+    if declared is not None:
+        state = state._replace(declared=declared)
+    with pytest.raises(InvalidInput) as err:
+        load_state(dump_state(state))
+    assert err.value.reason is Reason.STATE_CORRUPT
+    assert "out of range" in err.value.message
+
+
+def test_the_largest_counters_in_range_round_trip():
+    fields = {"hands": ["7D", "4B"], "table": "3C", "to_play": 1, "dealer": 0, "fill": "stock"}
+    state = make_state(
+        **fields, scores=[MAX_SCORE, 0], sweeps=[40, 0], hand_number=MAX_HAND_NUMBER
+    )._replace(declared=(130, 0))
     assert load_state(dump_state(state)) == state
 
 

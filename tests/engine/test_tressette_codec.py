@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import InvalidInput, Reason, dump_state, game_of, load_state
+from engine.game import MAX_HAND_NUMBER, MAX_SCORE
 from engine.tressette import TRESSETTE, TressetteRules, TressetteState, apply, new_game
 from tests.engine.tressette_support import (
     deck_dealing,
@@ -90,18 +91,18 @@ def test_pending_explicit_decks_round_trip():
     assert load_state(dump_state(state)) == state
 
 
-def test_extreme_values_round_trip():
+def test_the_largest_values_in_range_round_trip():
     state = make_state(
         hands=["7D 1S", "4B"],
         trick="3C",
         leader=1,
         stock="",
         rules=TressetteRules(players=2, target=1000, napoletana=True),
-        scores=[2**32 - 1, 999],
-        napoletana=[255, 12],
+        scores=[MAX_SCORE, 999],
+        napoletana=[12, 12],
         declared=[15, 15],
         revealed=["7D 1S", ""],
-        hand_number=2**32 - 1,
+        hand_number=MAX_HAND_NUMBER,
         dealer=0,
         rng=2**64 - 1,
         fill=0,
@@ -260,6 +261,25 @@ def test_hand_sizes_that_do_not_fit_the_trick_are_refused_as_state_corrupt():
 )
 def test_a_state_no_game_can_reach_is_refused_as_state_corrupt(changes):
     assert_corrupt(corrupted(mid_game(), **changes))
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"scores": (MAX_SCORE + 1, 0)},
+        {"scores": (0, 2**32 - 1)},
+        {"hand_number": MAX_HAND_NUMBER + 1},
+        {"hand_number": 2**32 - 1},
+        {"napoletana": (13, 0)},
+        {"declared": (16, 0)},
+    ],
+    ids=["score", "score-max", "hand-number", "hand-number-max", "napoletana", "declared"],
+)
+def test_a_counter_past_its_range_is_refused_as_state_corrupt(changes):
+    with pytest.raises(InvalidInput) as err:
+        load_state(corrupted(mid_game(), **changes))
+    assert err.value.reason is Reason.STATE_CORRUPT
+    assert "out of range" in err.value.message
 
 
 def test_a_player_count_or_target_tressette_does_not_allow_is_refused_as_state_corrupt():

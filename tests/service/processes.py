@@ -72,8 +72,8 @@ class Served:
 def environment(**settings: str) -> dict[str, str]:
     """The test's environment without any MAZZO_* setting, plus ``settings``.
 
-    Free ports of 127.0.0.1, 4 gRPC threads and one process (MAZZO_WORKERS=1)
-    unless ``settings`` say otherwise.
+    Free ports of 127.0.0.1, 4 gRPC threads, one process (MAZZO_WORKERS=1) and
+    no drain delay on SIGTERM unless ``settings`` say otherwise.
     """
     env = {
         name: value
@@ -86,6 +86,7 @@ def environment(**settings: str) -> dict[str, str]:
         MAZZO_METRICS_ADDR="127.0.0.1:0",
         MAZZO_GRPC_THREADS="4",
         MAZZO_WORKERS="1",
+        MAZZO_DRAIN_SECONDS="0",
     )
     env.update(settings)
     return env

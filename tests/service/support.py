@@ -20,11 +20,11 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-from werkzeug.serving import BaseWSGIServer, make_server
 
 from mazzo.v1 import engine_pb2 as pb
 from service.grpc_server import GrpcServer
 from service.handlers import EngineHandlers
+from service.http_server import HttpLimits, HttpServer, bind, port_of
 from service.metrics import Metrics
 from service.rest import create_app
 from service.state_token import StateSealer
@@ -92,8 +92,9 @@ class Stack:
     metrics: Metrics
     handlers: EngineHandlers
     grpc_server: GrpcServer
-    http_server: BaseWSGIServer | None
+    http_server: HttpServer | None
     http_thread: threading.Thread | None
+    app: Any = None
 
     @property
     def grpc_target(self) -> str:
@@ -102,7 +103,7 @@ class Stack:
     @property
     def http_port(self) -> int:
         assert self.http_server is not None
-        return int(self.http_server.server_port)
+        return port_of(self.http_server.listeners[0].socket)
 
 
 @contextmanager
@@ -119,8 +120,13 @@ def running_stack(
     strict_json: bool = False,
     cors_origins: Sequence[str] = (),
     max_suggest_ms: int = 1000,
+    limits: HttpLimits | None = None,
 ) -> Iterator[Stack]:
-    """Start the real servers on free ports of 127.0.0.1; stop them on exit."""
+    """Start the real servers on free ports of 127.0.0.1; stop them on exit.
+
+    REST is served as ``make serve`` serves it (service.http_server), with
+    ``limits`` (default: the defaults, and ``max_request_bytes``).
+    """
     metrics = metrics or Metrics()
     sealer = StateSealer(list(keys), max_age=max_age, clock=clock)
     handlers = EngineHandlers(
@@ -129,9 +135,11 @@ def running_stack(
         require_seat_credentials=require_seat_credentials,
         max_suggest_ms=max_suggest_ms,
     )
-    grpc_server = GrpcServer(handlers, metrics, "127.0.0.1:0", workers=4)
+    grpc_server = GrpcServer(
+        handlers, metrics, "127.0.0.1:0", workers=4, max_message_bytes=max_request_bytes
+    )
     grpc_server.start()
-    http_server = http_thread = None
+    http_server = http_thread = app = None
     try:
         if rest:
             app = create_app(
@@ -142,16 +150,16 @@ def running_stack(
                 strict_json=strict_json,
                 cors_origins=cors_origins,
             )
-            http_server = make_server("127.0.0.1", 0, app, threaded=True)
+            limits = limits or HttpLimits(max_body=max_request_bytes)
+            http_server = HttpServer([(bind(("127.0.0.1", 0)), app)], limits)
             http_thread = threading.Thread(
-                target=http_server.serve_forever, name="rest-under-test", daemon=True
+                target=http_server.serve, name="rest-under-test", daemon=True
             )
             http_thread.start()
-        yield Stack(metrics, handlers, grpc_server, http_server, http_thread)
+        yield Stack(metrics, handlers, grpc_server, http_server, http_thread, app)
     finally:
         if http_server is not None and http_thread is not None:
-            http_server.shutdown()
-            http_server.server_close()
+            http_server.close()
             http_thread.join(5)
         grpc_server.stop(0)
 

@@ -29,6 +29,9 @@ def test_defaults() -> None:
     assert config.http_addr == "127.0.0.1:8080"
     assert config.metrics_addr == "127.0.0.1:9464"
     assert config.grace_seconds == 10.0
+    assert config.drain_seconds == 5.0
+    assert config.http_read_timeout == 5.0
+    assert config.http_idle_timeout == 30.0
     assert config.grpc_workers == 16
     assert config.workers == default_workers()
     assert config.max_request_bytes == 65536
@@ -67,6 +70,9 @@ def test_every_variable_parsed() -> None:
         "MAZZO_METRICS_ADDR": " localhost:0 ",
         "MAZZO_STATE_KEYS": KEYS_SPEC,
         "MAZZO_GRACE_SECONDS": "2.5",
+        "MAZZO_DRAIN_SECONDS": "0",
+        "MAZZO_HTTP_READ_TIMEOUT": "0.5",
+        "MAZZO_HTTP_IDLE_TIMEOUT": "120",
         "MAZZO_GRPC_THREADS": "4",
         "MAZZO_WORKERS": "3",
         "MAZZO_MAX_REQUEST_BYTES": "1024",
@@ -84,6 +90,9 @@ def test_every_variable_parsed() -> None:
         metrics_addr="localhost:0",
         state_keys=(("k2", KEY_A), ("k1", KEY_B)),
         grace_seconds=2.5,
+        drain_seconds=0.0,
+        http_read_timeout=0.5,
+        http_idle_timeout=120.0,
         grpc_workers=4,
         workers=3,
         max_request_bytes=1024,
@@ -148,6 +157,12 @@ BAD_VALUES = [
     ("MAZZO_GRACE_SECONDS", "-1", "bad number"),
     ("MAZZO_GRACE_SECONDS", "nan", "bad number"),
     ("MAZZO_GRACE_SECONDS", "inf", "bad number"),
+    ("MAZZO_DRAIN_SECONDS", "-1", "bad number"),
+    ("MAZZO_DRAIN_SECONDS", "soon", "bad number"),
+    ("MAZZO_HTTP_READ_TIMEOUT", "0", "more than 0 seconds"),
+    ("MAZZO_HTTP_READ_TIMEOUT", "inf", "bad number"),
+    ("MAZZO_HTTP_IDLE_TIMEOUT", "0", "more than 0 seconds"),
+    ("MAZZO_HTTP_IDLE_TIMEOUT", "-5", "bad number"),
     ("MAZZO_GRPC_THREADS", "0", "bad number"),
     ("MAZZO_GRPC_THREADS", "1.5", "bad number"),
     ("MAZZO_GRPC_THREADS", "-4", "bad number"),
@@ -233,6 +248,9 @@ def test_settings_match_config_defaults() -> None:
     assert shown["MAZZO_HTTP_ADDR"] == defaults.http_addr
     assert shown["MAZZO_METRICS_ADDR"] == defaults.metrics_addr
     assert float(shown["MAZZO_GRACE_SECONDS"]) == defaults.grace_seconds
+    assert float(shown["MAZZO_DRAIN_SECONDS"]) == defaults.drain_seconds
+    assert float(shown["MAZZO_HTTP_READ_TIMEOUT"]) == defaults.http_read_timeout
+    assert float(shown["MAZZO_HTTP_IDLE_TIMEOUT"]) == defaults.http_idle_timeout
     assert int(shown["MAZZO_GRPC_THREADS"]) == defaults.grpc_workers
     assert shown["MAZZO_WORKERS"] == "(one per core)"  # default_workers(), not a literal
     assert int(shown["MAZZO_MAX_REQUEST_BYTES"]) == defaults.max_request_bytes

@@ -444,7 +444,7 @@ def test_a_tampered_state_is_refused(rest_port: int, state: str) -> None:
 def test_a_body_over_the_size_limit_is_refused(rest_port: int) -> None:
     raw = json.dumps({"scopa": {}}).encode() + b" " * 70_000
     error = error_of(rest_port, "POST", "/v1/games", raw=raw)
-    assert (error["code"], error["status"]) == (400, "INVALID_ARGUMENT")
+    assert (error["code"], error["status"]) == (413, "INVALID_ARGUMENT")
     assert reason_of(error) == "REQUEST_TOO_LARGE"
 
 
@@ -473,7 +473,7 @@ def test_a_streamed_body_is_served(rest_port: int) -> None:
 def test_a_streamed_body_over_the_size_limit_is_refused_not_cut(rest_port: int) -> None:
     # Valid JSON if cut at the limit: a gateway that truncated would answer 200.
     response = _chunked(rest_port, "/v1/games", [b'{"scopa": {}}', *[b" " * 10_000] * 8])
-    assert response.status == 400
+    assert response.status == 413
 
 
 def test_an_unknown_route_is_404_not_found(rest_port: int) -> None:
@@ -523,8 +523,9 @@ def _proto_routes() -> set[tuple[str, str]]:
     return routes
 
 
-#: The routes of the API reference, beside the proto's.
+#: The routes of the API reference and the probes, beside the proto's.
 API_REFERENCE = {("GET", "/openapi.json"), ("GET", "/docs"), ("GET", "/docs/rapidoc-min.js")}
+PROBES = {("GET", "/healthz"), ("GET", "/readyz")}
 
 
 def _served(app: Any) -> set[tuple[str, str]]:
@@ -536,9 +537,9 @@ def _served(app: Any) -> set[tuple[str, str]]:
 
 
 def test_the_gateway_serves_exactly_the_proto_routes(stack: Stack) -> None:
-    assert stack.http_server is not None
+    assert stack.app is not None
     assert len(_proto_routes()) == 7
-    assert _served(stack.http_server.app) == _proto_routes() | API_REFERENCE  # type: ignore[attr-defined]
+    assert _served(stack.app) == _proto_routes() | API_REFERENCE | PROBES
     assert http_call(stack.http_port, "GET", "/metrics").status == 404
 
 
@@ -546,7 +547,7 @@ def test_metrics_on_rest_adds_the_metrics_route_and_nothing_else() -> None:
     app = create_app(
         EngineHandlers(StateSealer(list(KEYS)), Metrics()), Metrics(), 65536, metrics_on_rest=True
     )
-    assert _served(app) == _proto_routes() | {("GET", "/metrics")} | API_REFERENCE
+    assert _served(app) == _proto_routes() | {("GET", "/metrics")} | API_REFERENCE | PROBES
     assert app.test_client().delete("/metrics").status_code == 405
 
 

@@ -1,0 +1,296 @@
+"""The edges of both transports: whatever arrives, an answer or an error in the documented form.
+
+gRPC: a status with one google.rpc.ErrorInfo. REST: the AIP-193 JSON envelope,
+also for what the HTTP layer refuses by itself (malformed HTTP, headers or
+body too large, slow clients). Never INTERNAL, never a 5xx, never a traceback.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+
+from engine import dump_state, load_state
+from mazzo.v1 import engine_pb2 as pb
+from service.errors import RefusalLog
+from service.http_server import TICK, HttpLimits
+from service.state_token import StateSealer
+from tests.service.support import KEYS, Stack, http_call, refusal_of, running_stack
+
+LIMIT = 65536
+READ_TIMEOUT = 0.5
+IDLE_TIMEOUT = 1.0
+#: Generous bound for what the server does on its own clock (closing a stalled connection).
+PATIENCE = 30.0
+METHODS = {
+    "GetCatalog": pb.GetCatalogResponse,
+    "NewGame": pb.NewGameResponse,
+    "Play": pb.PlayResponse,
+    "Validate": pb.ValidateResponse,
+    "LegalMoves": pb.LegalMovesResponse,
+    "View": pb.ViewResponse,
+}
+
+
+@pytest.fixture(scope="module")
+def edge_stack() -> Iterator[Stack]:
+    """Both transports, with short HTTP timeouts so that stalled clients are seen to go."""
+    limits = HttpLimits(read_timeout=READ_TIMEOUT, idle_timeout=IDLE_TIMEOUT, max_body=LIMIT)
+    with running_stack(KEYS, limits=limits, max_request_bytes=LIMIT) as stack:
+        yield stack
+
+
+@pytest.fixture(scope="module")
+def channel(edge_stack: Stack) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(edge_stack.grpc_target) as opened:
+        yield opened
+
+
+def raw_call(channel: grpc.Channel, method: str, data: bytes) -> Any:
+    call = channel.unary_unary(
+        f"/mazzo.v1.Engine/{method}", response_deserializer=METHODS[method].FromString
+    )
+    return call(data, timeout=10)
+
+
+def raw_refusal(channel: grpc.Channel, method: str, data: bytes) -> Any:
+    with pytest.raises(grpc.RpcError) as caught:
+        raw_call(channel, method, data)
+    return refusal_of(caught.value)
+
+
+def padded(size: int) -> bytes:
+    """An empty request message of exactly ``size`` bytes: one unknown bytes field (number 1000)."""
+    tag = bytes([0xC2, 0x3E])  # field 1000, wire type 2
+    for length_bytes in (1, 2, 3):
+        payload = size - len(tag) - length_bytes
+        length = _varint(payload)
+        if len(length) == length_bytes:
+            return tag + length + b"x" * payload
+    raise AssertionError(size)
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+# ---------------------------------------------------------------- gRPC
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_undecodable_grpc_bytes_are_invalid_argument_malformed_request(
+    channel: grpc.Channel, method: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    for data in (b"\xff\xff", b"\x0a\x05ab", b"\x08" + b"\xff" * 11):
+        refusal = raw_refusal(channel, method, data)
+        assert refusal.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert refusal.reason == "MALFORMED_REQUEST"
+        assert "Request" in refusal.message and "Error" not in refusal.message
+    assert not [record for record in caplog.records if record.exc_info]
+    assert "Traceback" not in caplog.text
+
+
+def test_a_grpc_message_of_exactly_the_limit_is_served_one_byte_more_is_refused(
+    channel: grpc.Channel,
+) -> None:
+    assert len(padded(LIMIT)) == LIMIT
+    catalog = raw_call(channel, "GetCatalog", padded(LIMIT))
+    assert catalog.games
+    refusal = raw_refusal(channel, "GetCatalog", padded(LIMIT + 1))
+    assert (refusal.code, refusal.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "REQUEST_TOO_LARGE")
+    assert refusal.metadata == {"limit": str(LIMIT)}
+
+
+def _sealed_out_of_range(stack: Stack, game: str) -> bytes:
+    """An authentic token (sealed with the server's key) whose score cannot be reached."""
+    options = (
+        {"scopa": pb.ScopaOptions()} if game == "scopa" else {"tressette": pb.TressetteOptions()}
+    )
+    token = stack.handlers.new_game(pb.NewGameRequest(players=2, seed=4, **options)).state
+    sealer = StateSealer(list(KEYS))
+    state = load_state(sealer.open(token))
+    return sealer.seal(dump_state(state._replace(scores=(2**31, 0))))
+
+
+@pytest.mark.parametrize("game", ["scopa", "tressette"])
+def test_an_authentic_state_with_a_score_out_of_range_is_state_corrupt_on_both_transports(
+    edge_stack: Stack, channel: grpc.Channel, game: str
+) -> None:
+    token = _sealed_out_of_range(edge_stack, game)
+    request = pb.LegalMovesRequest(state=token).SerializeToString()
+    refusal = raw_refusal(channel, "LegalMoves", request)
+    assert (refusal.code, refusal.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "STATE_CORRUPT")
+    assert "score out of range" in refusal.message
+    body = {"state": base64.b64encode(token).decode()}
+    reply = http_call(edge_stack.http_port, "POST", "/v1/games:legalMoves", body)
+    assert reply.status == 400
+    assert reply.json()["error"]["details"][0]["reason"] == "STATE_CORRUPT"
+
+
+# ---------------------------------------------------------------- REST: the JSON layer
+
+
+def error_of(reply: Any) -> dict[str, Any]:
+    """The envelope of a refusal, checked: JSON, AIP-193, one ErrorInfo, a 4xx."""
+    assert reply.content_type.startswith("application/json"), reply
+    error = reply.json()["error"]
+    assert set(error) == {"code", "status", "message", "details"}
+    assert error["code"] == reply.status and 400 <= reply.status < 500
+    (info,) = error["details"]
+    assert info["@type"] == "type.googleapis.com/google.rpc.ErrorInfo"
+    assert info["domain"] == "mazzo" and info["reason"]
+    return dict(error)
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "said"),
+    [
+        ({"state": 5}, "PlayRequest.state", "expected a base64 string, not a number"),
+        ({"move": {"seat": 2**40}}, "PlayRequest.move.seat", "integer out of range"),
+        ({"move": {"seat": [1]}}, "PlayRequest.move.seat", "expected an integer, not an array"),
+        ({"move": {"take": [1]}}, "PlayRequest.move.take[0]", "expected a string, not a number"),
+    ],
+)
+def test_a_malformed_body_is_explained_by_field_never_by_an_exception(
+    edge_stack: Stack, body: dict[str, Any], field: str, said: str
+) -> None:
+    error = error_of(http_call(edge_stack.http_port, "POST", "/v1/games:play", body))
+    assert error["message"].startswith(f"{field}: {said}")
+    assert "Error" not in error["message"] and "object of type" not in error["message"]
+
+
+def test_a_body_of_exactly_the_limit_is_served_one_byte_more_is_413(edge_stack: Stack) -> None:
+    start = json.dumps({"scopa": {}}).encode()
+    exact = start + b" " * (LIMIT - len(start))
+    assert http_call(edge_stack.http_port, "POST", "/v1/games", raw=exact).status == 200
+    error = error_of(http_call(edge_stack.http_port, "POST", "/v1/games", raw=exact + b" "))
+    assert (error["code"], error["details"][0]["reason"]) == (413, "REQUEST_TOO_LARGE")
+
+
+def test_an_encoded_body_is_415_and_a_long_target_414(edge_stack: Stack) -> None:
+    reply = http_call(
+        edge_stack.http_port, "POST", "/v1/games", {}, headers={"Content-Encoding": "gzip"}
+    )
+    assert error_of(reply)["details"][0]["reason"] == "UNSUPPORTED_MEDIA_TYPE"
+    reply = http_call(edge_stack.http_port, "GET", "/v1/catalog?" + "a" * 3000)
+    assert (reply.status, error_of(reply)["details"][0]["reason"]) == (414, "URI_TOO_LONG")
+
+
+def test_the_probes_answer_while_serving(edge_stack: Stack) -> None:
+    for path in ("/healthz", "/readyz"):
+        reply = http_call(edge_stack.http_port, "GET", path)
+        assert (reply.status, reply.json()) == (200, {"status": "SERVING"})
+
+
+# ---------------------------------------------------------------- REST: the HTTP layer
+
+
+def exchange(port: int, data: bytes, *, close_write: bool = False) -> bytes:
+    """Send raw bytes; everything the server answers until it closes the connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=PATIENCE) as sock:
+        sock.sendall(data)
+        if close_write:
+            sock.shutdown(socket.SHUT_WR)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+        return received
+
+
+def parsed(answer: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, json.loads(body)
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "status", "reason"),
+    [
+        (b"GET / HTTP/1.1\r\nHost: x\r\nX: " + b"0" * 9000 + b"\r\n\r\n", 431, "HEADERS_TOO_LARGE"),
+        (
+            b"POST /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            400,
+            "BAD_REQUEST",
+        ),
+        (b"GARBAGE\r\n\r\n", 400, "BAD_REQUEST"),
+        (b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n", 404, "NOT_FOUND"),
+        (
+            b"POST /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
+            400,
+            "BAD_REQUEST",
+        ),
+        (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: zz\r\n\r\n", 400, "BAD_REQUEST"),
+        (b"POST /v1/games HTTP/1.1\r\nContent-Length: 70000\r\n\r\n{", 413, "REQUEST_TOO_LARGE"),
+    ],
+    ids=["header-9000", "chunk-size-zz", "request-line", "nul", "gzip-coding", "length-zz", "413"],
+)
+def test_what_the_http_layer_refuses_is_answered_in_the_envelope(
+    edge_stack: Stack, request_bytes: bytes, status: int, reason: str
+) -> None:
+    code, headers, body = parsed(exchange(edge_stack.http_port, request_bytes))
+    assert code == status
+    assert headers["content-type"] == "application/json"
+    assert body["error"]["code"] == status
+    assert body["error"]["details"][0]["reason"] == reason
+
+
+def test_a_stalled_request_gets_408_and_is_closed(edge_stack: Stack) -> None:
+    started = time.monotonic()
+    answer = exchange(edge_stack.http_port, b"GET /v1/catalog HTTP/1.1\r\nHost: x\r\nX-Sl")
+    code, _, body = parsed(answer)
+    assert (code, body["error"]["details"][0]["reason"]) == (408, "REQUEST_TIMEOUT")
+    assert time.monotonic() - started >= READ_TIMEOUT - TICK
+
+
+def test_a_body_that_stops_coming_gets_408(edge_stack: Stack) -> None:
+    head = b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"
+    code, _, body = parsed(exchange(edge_stack.http_port, head))
+    assert (code, body["error"]["details"][0]["reason"]) == (408, "REQUEST_TIMEOUT")
+
+
+def test_silent_and_idle_connections_are_closed(edge_stack: Stack) -> None:
+    assert exchange(edge_stack.http_port, b"") == b""  # connected, said nothing
+    kept = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    answer = exchange(edge_stack.http_port, kept)  # answered, then idle past IDLE_TIMEOUT
+    assert answer.startswith(b"HTTP/1.1 200 ") and answer.count(b"HTTP/1.1") == 1
+
+
+def test_refusals_log_one_short_line_at_most_per_interval(caplog: pytest.LogCaptureFixture) -> None:
+    from service.errors import ApiError, ServiceReason
+
+    log = RefusalLog(interval=3600)
+    error = ApiError.invalid(ServiceReason.MALFORMED_REQUEST, "x")
+    with caplog.at_level(logging.INFO, logger="mazzo"):
+        for _ in range(1000):
+            log("gRPC", "Play", error)
+    lines = [r for r in caplog.records if "refused a malformed" in r.getMessage()]
+    assert len(lines) == 1 and lines[0].exc_info is None
+    assert len(lines[0].getMessage()) < 120
+
+
+def test_the_server_raises_its_open_file_limit_to_hold_its_connections() -> None:
+    import resource
+
+    from service.http_server import CONNECTION_LIMIT, raise_file_limit
+
+    raise_file_limit()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTION_LIMIT + 256
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    assert soft == resource.RLIM_INFINITY or soft >= wanted

@@ -1,0 +1,504 @@
+"""Fuzzing both transports: random and damaged requests, and what a right answer is.
+
+    python -m tools.fuzz [--requests 100000] [--workers 2] [--threads 4] [--seed N]
+
+``make fuzz`` starts ``python -m service.main`` on free ports of 127.0.0.1
+(nothing else is ever a target), sends ``--requests`` requests, half over
+REST and half over gRPC, from ``--threads`` threads, prints the counts by
+HTTP status and gRPC code, and exits non-zero on any wrong answer:
+
+- REST: a 5xx, or a refusal that is not the AIP-193 JSON envelope with one
+  ``google.rpc.ErrorInfo`` (domain ``mazzo``);
+- gRPC: INTERNAL or UNKNOWN, or a refusal without exactly one ErrorInfo;
+- the server: a traceback in its log, a worker that died, a dirty stop.
+
+The requests (:func:`rest_case`, :func:`grpc_case`) are drawn from a
+``random.Random``: random JSON (wrong types, huge numbers, deep nesting,
+strings with lone surrogates), valid requests with one part damaged, invalid
+UTF-8, wrong content types and codings, unknown routes and verbs, raw bytes,
+mangled HTTP, and state tokens flipped, cut or extended. The property tests
+(tests/service/test_fuzz.py) draw from the same functions through
+hypothesis, a few hundred times in ``make test``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import http.client
+import json
+import random
+import socket
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from mazzo.v1 import engine_pb2 as pb
+
+HOST = "127.0.0.1"
+METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD")
+#: (verb, path) of every REST route, and the request message of each gRPC method.
+REST_ROUTES = (
+    ("GET", "/v1/catalog"),
+    ("POST", "/v1/games"),
+    ("POST", "/v1/games:play"),
+    ("POST", "/v1/games:validate"),
+    ("POST", "/v1/games:legalMoves"),
+    ("POST", "/v1/games:view"),
+    ("GET", "/healthz"),
+    ("GET", "/readyz"),
+    ("GET", "/metrics"),
+)
+OTHER_PATHS = ("/", "/v1", "/v1/games:surrender", "/v1/catalog/x", "/%ff%00", "/v1/games:play;x")
+GRPC_REQUESTS: dict[str, type[Any]] = {
+    "GetCatalog": pb.GetCatalogRequest,
+    "NewGame": pb.NewGameRequest,
+    "Play": pb.PlayRequest,
+    "Validate": pb.ValidateRequest,
+    "LegalMoves": pb.LegalMovesRequest,
+    "View": pb.ViewRequest,
+}
+CONTENT_TYPES = (
+    "application/json",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=zz",
+    "application/json; charset=latin-1",
+    "application/grpc",
+    "",
+)
+FIELD_NAMES = (
+    "state", "move", "seat", "card", "take", "players", "scopa", "tressette", "seed",
+    "decks", "target", "variant", "firstDealer", "first_dealer", "napola", "deal", "x",
+)  # fmt: skip
+CARDS = ("7D", "1C", "10B", "9S", "0D", "11C", "7X", "", "7d", " 7D", "7D7D")
+
+
+# ---------------------------------------------------------------- values
+
+
+def json_value(rng: random.Random, depth: int = 0) -> Any:
+    """A random JSON value: every type, edge numbers, odd strings, some nesting."""
+    kind = rng.randrange(12 if depth < 4 else 8)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return rng.random() < 0.5
+    if kind == 2:
+        return rng.choice((0, -1, 1, 2**31, -(2**31) - 1, 2**63, 2**64, -(2**64), 10**30))
+    if kind == 3:
+        return rng.randint(-5, 60)
+    if kind == 4:
+        return rng.choice((0.5, -0.0, 1e308, -1e-308, 3.0, 1e20))
+    if kind == 5:
+        return rng.choice(CARDS)
+    if kind == 6:
+        return _text(rng)
+    if kind == 7:
+        return base64.b64encode(rng.randbytes(rng.randrange(0, 120))).decode()
+    if kind < 10:
+        return [json_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {rng.choice(FIELD_NAMES): json_value(rng, depth + 1) for _ in range(rng.randrange(4))}
+
+
+def _text(rng: random.Random) -> str:
+    alphabet = "aZ09 _-=+/\\\"'\n\t\x00\x7fé€\U0001f0a1\ud800\udfff"
+    return "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
+
+
+def deep(rng: random.Random) -> str:
+    """Nesting past what any parser should follow."""
+    depth = rng.choice((50, 101, 1000, 100_000 // 4))
+    if rng.random() < 0.5:
+        return "[" * depth + "]" * depth
+    return '{"scopa": ' + '{"x": ' * depth + "1" + "}" * depth + "}"
+
+
+def damaged_token(rng: random.Random, token: bytes) -> bytes:
+    """A state token flipped, cut, extended or replaced."""
+    data = bytearray(token)
+    kind = rng.randrange(5)
+    if kind == 0 and data:
+        data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+    elif kind == 1:
+        del data[rng.randrange(len(data) + 1) :]
+    elif kind == 2:
+        data += rng.randbytes(rng.randrange(1, 40))
+    elif kind == 3:
+        data = bytearray(rng.randbytes(rng.randrange(0, 200)))
+    return bytes(data)
+
+
+def _valid_body(rng: random.Random, path: str, token: bytes) -> dict[str, Any]:
+    state = base64.b64encode(token).decode()
+    move = {"seat": rng.randrange(-1, 5), "card": rng.choice(CARDS), "take": []}
+    if path == "/v1/games":
+        game = rng.choice(({"scopa": {}}, {"tressette": {}}, {"scopa": {"variant": "X"}}))
+        return {"players": rng.choice((2, 3, 4, 5, 6)), **game, "seed": str(rng.randrange(9))}
+    if path == "/v1/games:view":
+        return {"state": state, "seat": rng.randrange(-1, 5)}
+    if path == "/v1/games:legalMoves":
+        return {"state": state}
+    return {"state": state, "move": move}
+
+
+def _damage(rng: random.Random, value: Any) -> Any:
+    """The value with one part replaced by a random one, removed, or an unknown key added."""
+    if isinstance(value, dict) and value:
+        key = rng.choice(sorted(value))
+        damaged = dict(value)
+        choice = rng.randrange(4)
+        if choice == 0:
+            del damaged[key]
+        elif choice == 1:
+            damaged[rng.choice(FIELD_NAMES)] = json_value(rng)
+        elif choice == 2:
+            damaged[key] = json_value(rng)
+        else:
+            damaged[key] = _damage(rng, value[key])
+        return damaged
+    if isinstance(value, list) and value:
+        damaged_list = list(value)
+        damaged_list[rng.randrange(len(value))] = json_value(rng)
+        return damaged_list
+    return json_value(rng)
+
+
+# ---------------------------------------------------------------- REST cases
+
+
+@dataclass(frozen=True)
+class RestCase:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    #: Sent as is over a socket (mangled HTTP), not through http.client.
+    raw: bytes | None = None
+
+
+def rest_case(rng: random.Random, tokens: Sequence[bytes]) -> RestCase:
+    """One random REST request, of one of several kinds."""
+    verb, path = rng.choice(REST_ROUTES)
+    if rng.random() < 0.1:
+        verb = rng.choice(METHODS)
+    if rng.random() < 0.05:
+        path = rng.choice(OTHER_PATHS)
+    token = rng.choice(tokens)
+    headers = {"Content-Type": "application/json"}
+    kind = rng.randrange(9)
+    if kind == 0:
+        body = json.dumps(json_value(rng)).encode()
+    elif kind == 1:
+        body = json.dumps(_damage(rng, _valid_body(rng, path, token))).encode()
+    elif kind == 2:
+        body = deep(rng).encode()
+    elif kind == 3:
+        body = rng.randbytes(rng.randrange(0, 300))  # mostly not UTF-8
+    elif kind == 4:
+        valid = _valid_body(rng, path, token)
+        valid["state"] = base64.b64encode(damaged_token(rng, token)).decode()
+        body = json.dumps(valid).encode()
+    elif kind == 5:
+        body = json.dumps(_valid_body(rng, path, token)).encode()
+        headers["Content-Type"] = rng.choice(CONTENT_TYPES)
+        if rng.random() < 0.3:
+            headers["Content-Encoding"] = rng.choice(("gzip", "br", "identity", "x"))
+    elif kind == 6:
+        body = json.dumps(_valid_body(rng, path, token)).encode()
+        cut = rng.randrange(len(body) + 1)
+        body = body[:cut]
+    elif kind == 7:
+        body = json.dumps(_valid_body(rng, path, token)).encode()
+        return RestCase(verb, path, headers, body, raw=_mangled_http(rng, verb, path, body))
+    else:
+        body = json.dumps(_valid_body(rng, path, token)).encode()
+    return RestCase(verb, path, headers, body)
+
+
+def _mangled_http(rng: random.Random, verb: str, path: str, body: bytes) -> bytes:
+    head = f"{verb} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n"
+    kind = rng.randrange(6)
+    if kind == 0:
+        head = head.replace("HTTP/1.1", rng.choice(("HTTP/9.9", "HTTP/1", "", "HTTPS/1.1")))
+    elif kind == 1:
+        head = head.replace(f"Content-Length: {len(body)}", "Transfer-Encoding: chunked")
+        size = rng.choice(("zz", "-1", "ffffffffffffffffff", f"{len(body):x}"))
+        return (head + "\r\n").encode() + size.encode() + b"\r\n" + body + b"\r\n0\r\n\r\n"
+    elif kind == 2:
+        head += "X-Big: " + "a" * rng.choice((100, 9000, 20000)) + "\r\n"
+    elif kind == 3:
+        head += rng.choice(("Bad Header\r\n", "\x00: x\r\n", ": empty\r\n", "X: \r\x00\n"))
+    elif kind == 4:
+        head = head.replace(
+            f"Content-Length: {len(body)}",
+            f"Content-Length: {rng.choice(('-1', 'x', '1e3', '9' * 30))}",
+        )
+    else:
+        data = bytearray((head + "\r\n").encode() + body)
+        for _ in range(rng.randrange(1, 4)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        return bytes(data)
+    return (head + "\r\n").encode() + body
+
+
+# ---------------------------------------------------------------- gRPC cases
+
+
+def grpc_case(rng: random.Random, tokens: Sequence[bytes]) -> tuple[str, bytes]:
+    """One random gRPC call: the method and the request bytes."""
+    method = rng.choice(sorted(GRPC_REQUESTS))
+    token = rng.choice(tokens)
+    kind = rng.randrange(4)
+    if kind == 0:
+        return method, rng.randbytes(rng.randrange(0, 200))
+    message = _valid_message(rng, method, token)
+    data = message.SerializeToString()
+    if kind == 1 and data:
+        mutable = bytearray(data)
+        for _ in range(rng.randrange(1, 4)):
+            mutable[rng.randrange(len(mutable))] = rng.randrange(256)
+        return method, bytes(mutable)
+    if kind == 2:
+        return method, data[: rng.randrange(len(data) + 1)] + rng.randbytes(rng.randrange(3))
+    return method, data
+
+
+def _valid_message(rng: random.Random, method: str, token: bytes) -> Any:
+    state = damaged_token(rng, token) if rng.random() < 0.5 else token
+    move = pb.Move(
+        seat=rng.choice((0, 1, 3, -1, 2**31 - 1)),
+        card=rng.choice(CARDS),
+        take=[rng.choice(CARDS) for _ in range(rng.randrange(3))],
+    )
+    if method == "GetCatalog":
+        return pb.GetCatalogRequest()
+    if method == "NewGame":
+        request = pb.NewGameRequest(players=rng.randrange(-1, 8), seed=rng.randrange(2**64))
+        if rng.random() < 0.5:
+            request.scopa.target = rng.randrange(-5, 2000)
+            request.scopa.variant = rng.randrange(-1, 12)
+        else:
+            request.tressette.target = rng.randrange(-5, 2000)
+        return request
+    if method == "View":
+        return pb.ViewRequest(state=state, seat=rng.randrange(-2, 8))
+    if method == "LegalMoves":
+        return pb.LegalMovesRequest(state=state)
+    return GRPC_REQUESTS[method](state=state, move=move)
+
+
+# ---------------------------------------------------------------- sending and judging
+
+
+def send_rest(port: int, case: RestCase, timeout: float = 30.0) -> tuple[str, str | None]:
+    """Send ``case``; the outcome ("200", "400", ..., "closed") and what is wrong, if anything."""
+    if case.raw is not None:
+        return _send_raw(port, case.raw, timeout, case.method)
+    connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        connection.request(case.method, case.path, body=case.body, headers=case.headers)
+        response = connection.getresponse()
+        status, content_type, body = (
+            response.status,
+            response.getheader("Content-Type", ""),
+            response.read(),
+        )
+    finally:
+        connection.close()
+    return str(status), rest_problem(case.method, status, content_type, body)
+
+
+def _send_raw(port: int, data: bytes, timeout: float, method: str) -> tuple[str, str | None]:
+    with socket.create_connection((HOST, port), timeout=timeout) as sock:
+        try:
+            sock.sendall(data)
+            sock.shutdown(socket.SHUT_WR)
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            return "reset", "the connection was reset instead of answered"
+    if not answer:
+        return "closed", None  # the request never ended: nothing to answer
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    try:
+        status = int(lines[0].split()[1])
+    except (IndexError, ValueError):
+        return "garbled", f"not an HTTP answer: {answer[:80]!r}"
+    content_type = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in lines[1:]
+            if line.lower().startswith("content-type:")
+        ),
+        "",
+    )
+    return str(status), rest_problem(method, status, content_type, body)
+
+
+def rest_problem(method: str, status: int, content_type: str, body: bytes) -> str | None:
+    """What is wrong with an answer, if anything."""
+    if status >= 500:
+        return f"HTTP {status}"
+    if status < 400 or method == "HEAD":  # a HEAD answer carries no body
+        return None
+    if not content_type.startswith("application/json"):
+        return f"HTTP {status} refusal as {content_type or 'no content type'}: {body[:60]!r}"
+    try:
+        error = json.loads(body)["error"]
+        (info,) = error["details"]
+        ok = (
+            error["code"] == status
+            and isinstance(error["status"], str)
+            and isinstance(error["message"], str)
+            and info["@type"] == "type.googleapis.com/google.rpc.ErrorInfo"
+            and info["domain"] == "mazzo"
+            and info["reason"]
+        )
+    except (ValueError, KeyError, TypeError):
+        ok = False
+    return None if ok else f"HTTP {status}: not the error envelope: {body[:80]!r}"
+
+
+def send_grpc(channel: grpc.Channel, method: str, data: bytes) -> tuple[str, str | None]:
+    call = channel.unary_unary(f"/mazzo.v1.Engine/{method}")
+    try:
+        call(data, timeout=30)
+    except grpc.RpcError as error:
+        return grpc_problem(error)
+    return "OK", None
+
+
+def grpc_problem(error: grpc.RpcError) -> tuple[str, str | None]:
+    code = error.code()  # type: ignore[attr-defined]
+    if code in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN):
+        return code.name, f"{code.name}: {error.details()}"  # type: ignore[attr-defined]
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    info = error_details_pb2.ErrorInfo()
+    if status is None or len(status.details) != 1 or not status.details[0].Unpack(info):
+        return code.name, f"{code.name} without one ErrorInfo: {error.details()}"  # type: ignore[attr-defined]
+    if info.domain != "mazzo" or not info.reason:
+        return code.name, f"{code.name}: ErrorInfo {info}"
+    return code.name, None
+
+
+def tokens_from(channel: grpc.Channel) -> list[bytes]:
+    """Real tokens of both games, at the start and a move later, to damage."""
+    new_game = channel.unary_unary(
+        "/mazzo.v1.Engine/NewGame",
+        request_serializer=pb.NewGameRequest.SerializeToString,
+        response_deserializer=pb.NewGameResponse.FromString,
+    )
+    legal = channel.unary_unary(
+        "/mazzo.v1.Engine/LegalMoves",
+        request_serializer=pb.LegalMovesRequest.SerializeToString,
+        response_deserializer=pb.LegalMovesResponse.FromString,
+    )
+    play = channel.unary_unary(
+        "/mazzo.v1.Engine/Play",
+        request_serializer=pb.PlayRequest.SerializeToString,
+        response_deserializer=pb.PlayResponse.FromString,
+    )
+    tokens = []
+    for options in ({"scopa": pb.ScopaOptions()}, {"tressette": pb.TressetteOptions()}):
+        game = new_game(pb.NewGameRequest(players=2, seed=7, **options), timeout=30)
+        moves = legal(pb.LegalMovesRequest(state=game.state), timeout=30)
+        played = play(pb.PlayRequest(state=game.state, move=moves.moves[0]), timeout=30)
+        tokens += [game.state, played.state]
+    return tokens
+
+
+# ---------------------------------------------------------------- the long run
+
+
+@dataclass
+class Tally:
+    counts: Counter[str]
+    problems: list[str]
+    lock: threading.Lock
+
+    def add(self, transport: str, outcome: str, problem: str | None) -> None:
+        with self.lock:
+            self.counts[f"{transport} {outcome}"] += 1
+            if problem is not None:
+                self.problems.append(f"{transport}: {problem}")
+
+
+def run(rest_port: int, grpc_target: str, requests: int, threads: int, seed: int) -> Tally:
+    tally = Tally(Counter(), [], threading.Lock())
+    with grpc.insecure_channel(grpc_target) as channel:
+        tokens = tokens_from(channel)
+
+    def worker(index: int) -> None:
+        rng = random.Random(seed * 1000 + index)
+        share = requests // threads + (index < requests % threads)
+        with grpc.insecure_channel(grpc_target) as own:
+            for i in range(share):
+                if i % 2:
+                    method, data = grpc_case(rng, tokens)
+                    tally.add("gRPC", *send_grpc(own, method, data))
+                else:
+                    tally.add(
+                        "REST", *_guarded(lambda: send_rest(rest_port, rest_case(rng, tokens)))
+                    )
+
+    pool = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    return tally
+
+
+def _guarded(send: Callable[[], tuple[str, str | None]]) -> tuple[str, str | None]:
+    try:
+        return send()
+    except (OSError, http.client.HTTPException) as error:
+        return type(error).__name__, f"no answer: {error!r}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from loadtests.run import running_server, server_problems
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=100_000)
+    parser.add_argument("--workers", type=int, default=2, help="MAZZO_WORKERS of the server")
+    parser.add_argument("--threads", type=int, default=4, help="client threads")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="mazzo-fuzz-") as results:
+        started = time.monotonic()
+        with running_server(args.workers, Path(results)) as server:
+            print(f"fuzzing {args.requests} requests, both transports, {args.workers} workers")
+            tally = run(
+                server.ports["REST"],
+                f"{HOST}:{server.ports['gRPC']}",
+                args.requests,
+                args.threads,
+                args.seed,
+            )
+        took = time.monotonic() - started
+        problems = tally.problems + server_problems(server)
+    for outcome, count in sorted(tally.counts.items()):
+        print(f"  {outcome:<28} {count:>8}")
+    total = sum(tally.counts.values())
+    print(f"{total} requests in {took:.0f} s; {len(problems)} wrong answers")
+    for problem in problems[:20]:
+        print("  " + problem)
+    return 1 if problems or total < args.requests else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
