@@ -137,7 +137,10 @@ class Example:
         return f"{self.path.name}:{self.line} {json.dumps(self.value)[:80]}"
 
 
-_FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
+#: Fenced blocks of JSON (no language, or json): blocks in another language, such
+#: as a gRPC service config, are not messages of the API.
+_FENCE = re.compile(r"```(?:json)?\n(.*?)```", re.S)
+_ANY_FENCE = re.compile(r"```[^\n]*\n.*?```", re.S)
 _INLINE = re.compile(r"`([^`\n]+)`")
 _SAYS_REFUSED = re.compile(
     r"^\W*(is|gives|returns|answers)\s+(refused|400|`?INVALID_|`?FAILED_PRECONDITION)"
@@ -148,7 +151,7 @@ def examples(path: pathlib.Path) -> list[Example]:
     text = path.read_text()
     found = []
     spans = [(m.start(1), m.end(1)) for m in _FENCE.finditer(text)]
-    outside = _FENCE.sub(lambda m: " " * len(m.group(0)), text)
+    outside = _ANY_FENCE.sub(lambda m: " " * len(m.group(0)), text)
     spans += [(m.start(1), m.end(1)) for m in _INLINE.finditer(outside)]
     for start, end in sorted(spans):
         candidate = text[start:end].strip()
@@ -230,6 +233,9 @@ def _problem(example: Example, port: int, state: str) -> str | None:
     value = example.value
     if "error" in value:
         return _error_envelope_problem(value)
+    if set(value) == {"status"}:  # what the probes answer
+        answer = http_call(port, "GET", "/healthz").json()
+        return None if answer == value else f"GET /healthz answers {answer}"
     request = _request_of(value, state)
     if request is None:
         return _message_problem(value)

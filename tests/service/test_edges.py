@@ -18,11 +18,11 @@ from typing import Any
 import grpc
 import pytest
 
-from engine import dump_state, load_state
 from mazzo.v1 import engine_pb2 as pb
 from service.errors import RefusalLog
 from service.http_server import TICK, HttpLimits
 from service.state_token import StateSealer
+from service.trust import dump_record, load_record
 from tests.service.support import KEYS, Stack, http_call, refusal_of, running_stack
 
 LIMIT = 65536
@@ -122,8 +122,8 @@ def _sealed_out_of_range(stack: Stack, game: str) -> bytes:
     )
     token = stack.handlers.new_game(pb.NewGameRequest(players=2, seed=4, **options)).state
     sealer = StateSealer(list(KEYS))
-    state = load_state(sealer.open(token))
-    return sealer.seal(dump_state(state._replace(scores=(2**31, 0))))
+    state, game_id, ply = load_record(sealer.open(token))
+    return sealer.seal(dump_record(state._replace(scores=(2**31, 0)), game_id, ply))
 
 
 @pytest.mark.parametrize("game", ["scopa", "tressette"])
