@@ -304,4 +304,5 @@ def test_events_only_another_seat_may_see_are_never_told() -> None:
     assert narrator.tell([theirs, ours, public]) == [
         "You are dealt: 3B.",
         "Seat 1 (expert) plays 7D.",
+        "  It stays on the table.",
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
 from collections.abc import Iterator, Sequence
@@ -112,6 +113,9 @@ def main(
     except MazzoError as error:
         print(f"mazzo play: the server refused: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`mazzo play | head`): stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes it at exit
+        return 1
 
 
 @contextmanager

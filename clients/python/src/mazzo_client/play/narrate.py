@@ -25,6 +25,7 @@ class Narrator:
     names: Names
     primiera_rule: str
     target: int
+    scopa: bool = True  # a Scopa game: a card played takes, or stays on the table
     piles: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
     hands_scored: list[pb.HandScored] = field(default_factory=list)
     hand_number: int = 0
@@ -33,10 +34,12 @@ class Narrator:
         return not event.HasField("visible_to") or event.visible_to == self.seating.human
 
     def tell(self, events: Iterable[pb.Event]) -> list[str]:
+        told = [e for e in events if self.visible(e)]
         lines: list[str] = []
-        for event in events:
-            if self.visible(event):
-                lines += self.tell_one(event)
+        for event, after in zip(told, [*told[1:], None], strict=True):
+            lines += self.tell_one(event)
+            if self.scopa and event.HasField("card_played") and not _is_capture(after):
+                lines.append("  It stays on the table.")
         return lines
 
     def tell_one(self, event: pb.Event) -> list[str]:
@@ -124,3 +127,7 @@ class Narrator:
         else:
             verdict = f"{self.seating.subject(over.winning_side, 'win')}."
         return [f"Game over. {verdict} Final score: {self.seating.scores(over.scores)}."]
+
+
+def _is_capture(event: pb.Event | None) -> bool:
+    return event is not None and event.HasField("capture")

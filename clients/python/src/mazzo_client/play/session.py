@@ -73,7 +73,8 @@ class Session:
         self.settings = settings
         self.seating = settings.seating
         self.names = names
-        self.narrator = Narrator(self.seating, names, settings.primiera_rule, target=0)
+        scopa = settings.request.WhichOneof("game") == "scopa"
+        self.narrator = Narrator(self.seating, names, settings.primiera_rule, target=0, scopa=scopa)
         self.record = Record(settings.request, self.seating.human, dict(self.seating.levels))
         self.credentials: dict[int, str] = {}
 
@@ -271,7 +272,7 @@ class Session:
             f"Score: {self.seating.scores(status.scores)} (to {status.target})."
         ]
         others = [
-            f"{self.seating.seat_name(seat)} {plural(size, 'card')}"
+            f"{self.seating.seat_name(seat)}: {plural(size, 'card')}"
             for seat, size in enumerate(view.hand_sizes)
             if seat != self.human
         ]
@@ -284,7 +285,7 @@ class Session:
                     f"{self.names.cards(known.cards)}."
                 )
         taken = [
-            f"{self.seating.side_name(p.side)} {plural(len(p.cards), 'card')}"
+            f"{self.seating.side_name(p.side)}: {plural(len(p.cards), 'card')}"
             + (f", {plural(p.sweeps, 'sweep')}" if p.sweeps else "")
             for p in view.piles
         ]

@@ -95,7 +95,7 @@ class Seating:
         return f"{'us' if side == self.side(self.human) else 'them'} ({seats})"
 
     def scores(self, scores: Sequence[int]) -> str:
-        return ", ".join(f"{self.side_name(side)} {score}" for side, score in enumerate(scores))
+        return ", ".join(f"{self.side_name(side)}: {score}" for side, score in enumerate(scores))
 
 
 def best_primiera_cards(pile: Iterable[str], rule: str) -> list[str]:
