@@ -306,3 +306,20 @@ def test_events_only_another_seat_may_see_are_never_told() -> None:
         "Seat 1 (expert) plays 7D.",
         "  It stays on the table.",
     ]
+
+
+def test_the_face_option_names_the_cards_in_that_deck(server: Served) -> None:
+    run = play("--face", "french", "--server", server.grpc_target, answers="q\n")
+    hand = re.search(r"^Your hand: (.+)\.$", run.out, re.M)
+    assert hand, run.out
+    for card in hand[1].split(", "):  # e.g. "queen of hearts [9C]"
+        assert re.fullmatch(r"\w+ of (diamonds|hearts|spades|clubs) \[\d+[DCSB]\]", card), card
+
+
+def test_without_a_server_to_start_it_asks_for_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("mazzo_client.play.cli.server_installed", lambda: False)
+    run = play("--list")
+    assert run.code == 2
+    assert "give --server HOST:PORT" in capsys.readouterr().err
