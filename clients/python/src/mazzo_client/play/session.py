@@ -62,10 +62,6 @@ class Left(Exception):
     """The human left the game (q, or the end of the input)."""
 
 
-def same_move(a: pb.Move, b: pb.Move) -> bool:
-    return (a.seat, a.card, sorted(a.take), a.lay) == (b.seat, b.card, sorted(b.take), b.lay)
-
-
 class Session:
     def __init__(self, client: MazzoClient, console: Console, settings: Settings, names: Names):
         self.client = client
@@ -108,16 +104,14 @@ class Session:
         return self._finish(status)
 
     def _new_game(self) -> pb.NewGameResponse:
-        request = pb.NewGameRequest()
-        request.CopyFrom(self.settings.request)
-        request.events_seat = self.human  # the public events and the human's own
+        request = self.settings.request
         game = request.WhichOneof("game")
         started = self.client.new_game(
             request.players,
             scopa=request.scopa if game == "scopa" else None,
             tressette=request.tressette if game == "tressette" else None,
             seed=request.seed,
-            events_seat=self.human,
+            events_seat=self.human,  # the public events and the human's own
         )
         self.credentials = {c.seat: c.credential for c in started.seat_credentials}
         self.narrator.target = started.status.target
@@ -126,10 +120,11 @@ class Session:
             self.seating.seat_name(s) for s in range(request.players) if s != self.human
         )
         self.console.say(f"A game of {title}. You are seat {self.human}; against you: {others}.")
-        self._learn_names(started.state)
+        self._view(started.state)
         return started
 
-    def _learn_names(self, state: bytes) -> pb.View:
+    def _view(self, state: bytes) -> pb.View:
+        """The human seat's view (its card names learnt)."""
         view = self.client.view(state, self.human, credential=self.credentials[self.human]).view
         self.names.learn(view)
         return view
@@ -140,7 +135,7 @@ class Session:
         kinds = {e.WhichOneof("kind") for e in visible}
         if "deal" in kinds and "cards_dealt" not in kinds and not status.game_over:
             # A deal made by a bot's move: its answer carries no card of ours.
-            hand = self._learn_names(state).hand
+            hand = self._view(state).hand
             self.console.say(f"You are dealt: {self.names.cards(hand)}.")
 
     # ------------------------------------------------------------ the bots
@@ -178,7 +173,7 @@ class Session:
 
     def _human_move(self, state: bytes, status: pb.Status) -> pb.Move:
         credential = self.credentials[self.human]
-        view = self._learn_names(state)
+        view = self._view(state)
         self.console.say("", *self._board(view))
         if self.settings.replay is not None:
             return self._recorded_move(status)
