@@ -141,6 +141,21 @@ def test_a_whole_game_of_scopa_in_a_terminal_against_the_expert(
     ]
     assert_scored_and_consistent(out, final, record, server)
     assert_local_server_stopped(out)
+    assert_no_card_of_the_bot_shown_before_it_is_played(out.split("Hand 1 scoring")[0])
+
+
+def assert_no_card_of_the_bot_shown_before_it_is_played(first_hand: str) -> None:
+    """Plain Scopa shows no card of another hand: each card the bot plays in the
+    first hand is on the screen for the first time when it is played."""
+    shown: set[str] = set()
+    played = 0
+    for line in first_hand.splitlines():
+        codes = re.findall(r"\[(\w+)\]", line)
+        if line.startswith("Seat 1 (expert) plays"):
+            assert codes[0] not in shown, line
+            played += 1
+        shown.update(codes)
+    assert played >= 18
 
 
 def test_a_whole_game_of_tressette_in_a_terminal_against_the_expert(
