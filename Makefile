@@ -14,11 +14,16 @@ TS_BUILT := $(TS_CLIENT)/dist/.built
 # buf (npm @bufbuild/buf, pinned in tools/buf/package-lock.json), installed by `npm ci`.
 BUF := tools/buf/node_modules/.bin/buf
 
-.PHONY: serve test loadtest bench arena instructions fuzz slowloris lint typecheck gen openapi buf \
-	buf-baseline clean image image-test lock rules-check hadolint
+.PHONY: serve play test loadtest bench arena instructions fuzz slowloris lint typecheck gen openapi \
+	buf buf-baseline clean image image-test lock rules-check hadolint
 
-serve: $(INSTALLED) $(GENERATED)
+serve: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 	$(PY) -m service.main
+
+# A game in the terminal against the computer players (clients/python/README.md):
+# `.venv/bin/mazzo play --help` lists the options, PLAY_ARGS passes them here.
+play: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
+	$(VENV)/bin/mazzo play $(PLAY_ARGS)
 
 test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF)
 	$(PY) -m ruff check .

@@ -1,0 +1,133 @@
+"""The events of a game, told as they happen, from one seat's point of view."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
+from mazzo_client.play.text import Names, Seating, plural, scoring_table
+
+SUIT_NAMES = {"D": "coins", "C": "cups", "S": "swords", "B": "batons"}
+
+
+@dataclass
+class Narrator:
+    """Turns events into lines; keeps the piles of the hand for its scoring table.
+
+    Only the events the human's seat may see are told: public ones and the
+    human's own (an answer to a bot's call also carries that bot's own events,
+    which are skipped here).
+    """
+
+    seating: Seating
+    names: Names
+    primiera_rule: str
+    target: int
+    scopa: bool = True  # a Scopa game: a card played takes, or stays on the table
+    piles: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
+    hands_scored: list[pb.HandScored] = field(default_factory=list)
+    hand_number: int = 0
+
+    def visible(self, event: pb.Event) -> bool:
+        return not event.HasField("visible_to") or event.visible_to == self.seating.human
+
+    def tell(self, events: Iterable[pb.Event]) -> list[str]:
+        told = [e for e in events if self.visible(e)]
+        lines: list[str] = []
+        for event, after in zip(told, [*told[1:], None], strict=True):
+            lines += self.tell_one(event)
+            if self.scopa and event.HasField("card_played") and not _is_capture(after):
+                lines.append("  It stays on the table.")
+        return lines
+
+    def tell_one(self, event: pb.Event) -> list[str]:
+        kind = event.WhichOneof("kind")
+        teller = getattr(self, f"_{kind}", None)
+        return teller(getattr(event, kind)) if teller is not None and kind else []
+
+    # One method per event kind (the oneof's field names).
+
+    def _deal(self, deal: pb.Deal) -> list[str]:
+        deals = self.seating.subject(deal.dealer, "deal")
+        if deal.hand_number == self.hand_number:  # the same hand: more cards from the stock
+            each = plural(max(deal.hand_sizes, default=0), "card")
+            return [f"{deals} {each} each; {deal.stock_size} left in the stock."]
+        self.hand_number = deal.hand_number
+        said = f"Hand {deal.hand_number}: {deals[0].lower()}{deals[1:]}"
+        if deal.table:
+            said += f"; on the table: {self.names.cards(deal.table)}"
+        return [said + "."]
+
+    def _cards_dealt(self, dealt: pb.CardsDealt) -> list[str]:
+        return [f"You are dealt: {self.names.cards(dealt.cards)}."]
+
+    def _redeal(self, redeal: pb.Redeal) -> list[str]:
+        table = self.names.cards(redeal.table)
+        return [f"The first table ({table}) does not stand: the cards are dealt again."]
+
+    def _card_played(self, played: pb.CardPlayed) -> list[str]:
+        return [f"{self.seating.subject(played.seat, 'play')} {self.names.card(played.card)}."]
+
+    def _capture(self, capture: pb.Capture) -> list[str]:
+        self.piles[capture.side] += [capture.card, *capture.taken]
+        said = f"  {self.seating.subject(capture.seat, 'take')} {self.names.cards(capture.taken)}"
+        return [said + (" - SCOPA! a sweep." if capture.sweep else ".")]
+
+    def _leftovers_taken(self, leftovers: pb.LeftoversTaken) -> list[str]:
+        self.piles[leftovers.side] += leftovers.cards
+        whose = self.seating.side_name(leftovers.side)
+        return [f"The cards left on the table go to {whose}: {self.names.cards(leftovers.cards)}."]
+
+    def _first_table_taken(self, taken: pb.FirstTableTaken) -> list[str]:
+        self.piles[taken.side] += taken.cards
+        dealer = self.seating.seat_name(taken.dealer)
+        sweeps = f", {plural(taken.sweeps, 'sweep')}" if taken.sweeps else ""
+        return [f"The first table adds up: the dealer, {dealer}, takes it{sweeps}."]
+
+    def _declaration(self, declared: pb.Declaration) -> list[str]:
+        matta = (
+            f", the matta standing for {declared.matta_value}"
+            if declared.HasField("matta_value")
+            else ""
+        )
+        who = self.seating.subject(declared.seat, "declare")
+        cards = self.names.cards(declared.cards)
+        return [f"{who} {declared.kind} ({cards}){matta}: {declared.points} points."]
+
+    def _trick_won(self, trick: pb.TrickWon) -> list[str]:
+        self.piles[trick.side] += trick.cards
+        return [
+            f"  {self.seating.subject(trick.seat, 'win')} the trick "
+            f"({self.names.cards(trick.cards)})."
+        ]
+
+    def _card_drawn(self, drawn: pb.CardDrawn) -> list[str]:
+        return [f"  {self.seating.subject(drawn.seat, 'draw')} {self.names.card(drawn.card)}."]
+
+    def _napoletana_declared(self, declared: pb.NapoletanaDeclared) -> list[str]:
+        who = self.seating.subject(declared.seat, "declare")
+        cards = self.names.cards(declared.cards)
+        suit = SUIT_NAMES.get(declared.suit, declared.suit)
+        return [f"{who} a napoletana of {suit} ({cards}): {declared.points} points."]
+
+    def _hand_scored(self, scored: pb.HandScored) -> list[str]:
+        table = scoring_table(scored, self.piles, self.seating, self.primiera_rule, self.target)
+        self.hands_scored.append(scored)
+        self.piles = defaultdict(list)
+        return ["", *table, ""]
+
+    def _game_over(self, over: pb.GameOver) -> list[str]:
+        won = self.seating.side(self.seating.human) == over.winning_side
+        if won:
+            verdict = "Your side wins!" if self.seating.teams else "You win!"
+        elif self.seating.teams:
+            verdict = "The other side wins."
+        else:
+            verdict = f"{self.seating.subject(over.winning_side, 'win')}."
+        return [f"Game over. {verdict} Final score: {self.seating.scores(over.scores)}."]
+
+
+def _is_capture(event: pb.Event | None) -> bool:
+    return event is not None and event.HasField("capture")

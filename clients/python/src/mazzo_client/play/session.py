@@ -1,0 +1,331 @@
+"""One game: the human at one seat (typing, or a record replayed), bots at the others."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
+from mazzo_client.client import MazzoClient
+from mazzo_client.play.narrate import Narrator
+from mazzo_client.play.record import Record
+from mazzo_client.play.text import Names, Seating, plural
+
+HINT_LEVEL = "expert"
+QUIT = ("q", "quit", "exit")
+HINT = ("h", "hint", "?")
+
+
+class Console:
+    """Lines out, answers in; what is typed into a pipe is echoed, as a terminal would."""
+
+    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        self.echo = not stdin.isatty()
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self.stdout.write(line + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str | None:
+        """The answer, stripped; None at the end of the input."""
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.say("")
+            return None
+        if self.echo:
+            self.say(line.rstrip("\n"))
+        return line.strip()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the command line chose."""
+
+    request: pb.NewGameRequest  # with its seed
+    seating: Seating
+    primiera_rule: str
+    hint: bool = False
+    think_ms: int = 0
+    simulations: int = 0
+    record_path: Path | None = None
+    replay: Record | None = None
+
+
+class Left(Exception):
+    """The human left the game (q, or the end of the input)."""
+
+
+class Session:
+    def __init__(self, client: MazzoClient, console: Console, settings: Settings, names: Names):
+        self.client = client
+        self.console = console
+        self.settings = settings
+        self.seating = settings.seating
+        self.names = names
+        scopa = settings.request.WhichOneof("game") == "scopa"
+        self.narrator = Narrator(self.seating, names, settings.primiera_rule, target=0, scopa=scopa)
+        self.record = Record(settings.request, self.seating.human, dict(self.seating.levels))
+        self.credentials: dict[int, str] = {}
+
+    @property
+    def human(self) -> int:
+        return self.seating.human
+
+    def run(self) -> int:
+        """Play to the end; 0 when the game ended (and a replay matched its record)."""
+        started = self._new_game()
+        state, status = started.state, started.status
+        self._tell(started.events, state, status)
+        try:
+            while not status.game_over:
+                seat = status.seat_to_play
+                move = (
+                    self._human_move(state, status)
+                    if seat == self.human
+                    else self._bot_move(state, status)
+                )
+                played = self.client.play(
+                    state, move, credential=self.credentials[seat], expected_ply=status.ply
+                )
+                self.record.moves.append(move)
+                state, status = played.state, played.status
+                self._tell(played.events, state, status)
+        except (Left, KeyboardInterrupt):
+            self.console.say("You leave the game unfinished.")
+            self._save()
+            return 1
+        return self._finish(status)
+
+    def _new_game(self) -> pb.NewGameResponse:
+        request = self.settings.request
+        game = request.WhichOneof("game")
+        started = self.client.new_game(
+            request.players,
+            scopa=request.scopa if game == "scopa" else None,
+            tressette=request.tressette if game == "tressette" else None,
+            seed=request.seed,
+            events_seat=self.human,  # the public events and the human's own
+        )
+        self.credentials = {c.seat: c.credential for c in started.seat_credentials}
+        self.narrator.target = started.status.target
+        title = f"{started.status.game}, {request.players} players, to {started.status.target}"
+        others = ", ".join(
+            self.seating.seat_name(s) for s in range(request.players) if s != self.human
+        )
+        self.console.say(f"A game of {title}. You are seat {self.human}; against you: {others}.")
+        self._view(started.state)
+        return started
+
+    def _view(self, state: bytes) -> pb.View:
+        """The human seat's view (its card names learnt)."""
+        view = self.client.view(state, self.human, credential=self.credentials[self.human]).view
+        self.names.learn(view)
+        return view
+
+    def _tell(self, events: Sequence[pb.Event], state: bytes, status: pb.Status) -> None:
+        visible = [e for e in events if self.narrator.visible(e)]
+        self.console.say(*self.narrator.tell(visible))
+        kinds = {e.WhichOneof("kind") for e in visible}
+        if "deal" in kinds and "cards_dealt" not in kinds and not status.game_over:
+            # A deal made by a bot's move: its answer carries no card of ours.
+            hand = self._view(state).hand
+            self.console.say(f"You are dealt: {self.names.cards(hand)}.")
+
+    # ------------------------------------------------------------ the bots
+
+    def _bot_move(self, state: bytes, status: pb.Status) -> pb.Move:
+        seat = status.seat_to_play
+        if self.settings.replay is not None:
+            return self._recorded_move(status)
+        suggested = self.client.suggest(
+            state,
+            seat,
+            self.seating.levels[seat],
+            budget_ms=self.settings.think_ms,
+            simulations=self.settings.simulations,
+            seed=self._suggest_seed(status),
+            credential=self.credentials[seat],
+            timeout=60,
+        )
+        return suggested.move
+
+    def _suggest_seed(self, status: pb.Status) -> int:
+        """The bots' seed at each ply: a game played again from its seed, with a
+        simulations limit, finds the same bot moves for the same human moves."""
+        return (self.settings.request.seed * 1_000_003 + status.ply) % 2**64
+
+    def _recorded_move(self, status: pb.Status) -> pb.Move:
+        assert self.settings.replay is not None
+        moves = self.settings.replay.moves
+        if status.ply >= len(moves):
+            self.console.say(f"The record ends here, at move {status.ply}, before the game's end.")
+            raise Left
+        return moves[status.ply]
+
+    # ------------------------------------------------------------ the human
+
+    def _human_move(self, state: bytes, status: pb.Status) -> pb.Move:
+        credential = self.credentials[self.human]
+        view = self._view(state)
+        self.console.say("", *self._board(view))
+        if self.settings.replay is not None:
+            return self._recorded_move(status)
+        legal = self.client.legal_moves(state, credential=credential).moves
+        by_card: dict[str, list[pb.Move]] = {}
+        for move in legal:
+            by_card.setdefault(move.card, []).append(move)
+        cards = list(by_card)
+        self.console.say("Your moves:")
+        for number, card in enumerate(cards, 1):
+            self.console.say(f"  {number}) {self._card_choice(card, by_card[card])}")
+        if self.settings.hint:
+            self.console.say(self._hint(state, status, cards))
+        while True:
+            answer = self._ask(f"Your move (1-{len(cards)}, h for a hint, q to quit): ")
+            if answer in HINT:
+                self.console.say(self._hint(state, status, cards))
+                continue
+            picked = self._pick(answer, cards)
+            if picked is None:
+                self.console.say(f"Type a number from 1 to {len(cards)}, or a card's code.")
+                continue
+            choices = by_card[picked]
+            return choices[0] if len(choices) == 1 else self._pick_capture(picked, choices)
+
+    def _ask(self, prompt: str) -> str:
+        answer = self.console.ask(prompt)
+        if answer is None or answer.lower() in QUIT:
+            raise Left
+        return answer.lower()
+
+    @staticmethod
+    def _pick(answer: str, options: Sequence[str]) -> str | None:
+        """The option numbered ``answer`` (from 1), or the one spelled so (a card code)."""
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return options[int(answer) - 1]
+        return next((o for o in options if o.lower() == answer), None)
+
+    def _pick_capture(self, card: str, choices: Sequence[pb.Move]) -> pb.Move:
+        self.console.say(f"With {self.names.card(card)} you may:")
+        for number, move in enumerate(choices, 1):
+            self.console.say(f"  {number}) {self._what_it_does(move)}")
+        numbers = [str(n) for n in range(1, len(choices) + 1)]
+        while True:
+            picked = self._pick(self._ask(f"Which capture (1-{len(choices)})? "), numbers)
+            if picked is not None:
+                return choices[int(picked) - 1]
+            self.console.say(f"Type a number from 1 to {len(choices)}.")
+
+    def _card_choice(self, card: str, moves: Sequence[pb.Move]) -> str:
+        if len(moves) == 1:
+            does = self._what_it_does(moves[0])
+            return self.names.card(card) + (f": {does}" if does else "")
+        takes = sum(1 for m in moves if m.take)
+        lay = " or lay it" if any(m.lay for m in moves) else ""
+        return f"{self.names.card(card)}: {plural(takes, 'way')} to take{lay}"
+
+    def _what_it_does(self, move: pb.Move) -> str:
+        if move.take:
+            return f"take {self.names.cards(move.take)}"
+        if move.lay:
+            return "lay it on the table without taking"
+        return "to the table" if self.settings.request.WhichOneof("game") == "scopa" else ""
+
+    def _hint(self, state: bytes, status: pb.Status, cards: Sequence[str]) -> str:
+        suggested = self.client.suggest(
+            state,
+            self.human,
+            HINT_LEVEL,
+            budget_ms=self.settings.think_ms,
+            simulations=self.settings.simulations,
+            seed=self._suggest_seed(status),
+            credential=self.credentials[self.human],
+            timeout=60,
+        )
+        move = suggested.move
+        number = cards.index(move.card) + 1 if move.card in cards else "?"
+        does = self._what_it_does(move)
+        expects = (
+            f", expecting {suggested.expected_points:.1f} points this hand"
+            if suggested.HasField("expected_points")
+            else ""
+        )
+        does = f": {does}" if does else ""
+        return f"Hint ({HINT_LEVEL}): {number}) {self.names.card(move.card)}{does}{expects}."
+
+    def _board(self, view: pb.View) -> list[str]:
+        status = view.status
+        lines = [
+            f"Hand {status.hand_number}, move {status.ply + 1}. "
+            f"Score: {self.seating.scores(status.scores)} (to {status.target})."
+        ]
+        others = [
+            f"{self.seating.seat_name(seat)}: {plural(size, 'card')}"
+            for seat, size in enumerate(view.hand_sizes)
+            if seat != self.human
+        ]
+        stock = f"; stock {view.stock_size}" if view.stock_size else ""
+        lines.append("Hands: " + "; ".join(others) + stock + ".")
+        for known in view.known:
+            if known.cards and known.seat != self.human:
+                lines.append(
+                    f"Known in {self.seating.seat_name(known.seat)}'s hand: "
+                    f"{self.names.cards(known.cards)}."
+                )
+        taken = [
+            f"{self.seating.side_name(p.side)}: {plural(len(p.cards), 'card')}"
+            + (f", {plural(p.sweeps, 'sweep')}" if p.sweeps else "")
+            for p in view.piles
+        ]
+        lines.append("Taken: " + "; ".join(taken) + ".")
+        if view.WhichOneof("game") == "tressette":
+            trick = view.tressette
+            played = [
+                f"{self.names.card(card)} by "
+                f"{self.seating.seat_name((trick.leader + i) % status.players)}"
+                for i, card in enumerate(trick.trick)
+            ]
+            lines.append("Trick: " + ("; ".join(played) or "you lead") + ".")
+        else:
+            lines.append(f"Table: {self.names.cards(view.scopa.table, 'empty')}.")
+        lines.append(f"Your hand: {self.names.cards(view.hand)}.")
+        return lines
+
+    # ------------------------------------------------------------ the end
+
+    def _finish(self, status: pb.Status) -> int:
+        self.record.final_scores = list(status.scores)
+        self._save()
+        scores = " ".join(str(s) for s in status.scores)
+        self.console.say(
+            f"Server status: game over, scores {scores}, winning side {status.winning_side}, "
+            f"{status.ply} moves, seed {self.settings.request.seed}."
+        )
+        replay = self.settings.replay
+        if replay is not None:
+            if replay.final_scores is not None and replay.final_scores != list(status.scores):
+                self.console.say(
+                    f"The record ended at {replay.final_scores}: this server scores it otherwise."
+                )
+                return 1
+            self.console.say("The replay ends as the record did.")
+            return 0
+        self.console.say(
+            f"The same deals again: add --seed {self.settings.request.seed} to the same options."
+        )
+        if self.settings.record_path is not None:
+            self.console.say(
+                f"Watch this game again: mazzo play --replay {self.settings.record_path}"
+            )
+        return 0
+
+    def _save(self) -> None:
+        if self.settings.record_path is not None and self.settings.replay is None:
+            self.record.save(self.settings.record_path)

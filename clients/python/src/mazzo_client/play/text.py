@@ -1,0 +1,190 @@
+"""How the player writes cards, seats, sides and a hand's scoring."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
+
+# Primiera values of the standard scale, by rank (figures 10).
+PRIMIERA_SCALE = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
+SUITS = "DCSB"
+SEVENS_RULES = ("PRIMIERA_RULE_SEVENS", "PRIMIERA_RULE_MOST_SEVENS")
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def rank(card: str) -> int:
+    return int(card[:-1])
+
+
+def suit(card: str) -> str:
+    return card[-1]
+
+
+@dataclass
+class Names:
+    """Card names in the game's deck face: the catalog's faces, the view's own names."""
+
+    faces: Mapping[str, Mapping[str, str]]
+    face: str = "FACE_ITALIAN"
+    known: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_catalog(cls, catalog: pb.GetCatalogResponse) -> Names:
+        faces = {f.name: {c.code: c.name for c in f.cards} for g in catalog.games for f in g.faces}
+        return cls(faces)
+
+    def learn(self, view: pb.View) -> None:
+        if view.face:
+            self.face = pb.Face.Name(view.face)
+        self.known.update(view.card_names)
+
+    def name(self, code: str) -> str:
+        return self.known.get(code) or self.faces.get(self.face, {}).get(code, code)
+
+    def card(self, code: str) -> str:
+        """``sette di denari [7D]``: the face's name, then the code one types."""
+        name = self.name(code)
+        return code if name == code else f"{name} [{code}]"
+
+    def cards(self, codes: Iterable[str], empty: str = "nothing") -> str:
+        return ", ".join(self.card(c) for c in codes) or empty
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sits where: the human's seat and the bots' levels."""
+
+    players: int
+    human: int
+    levels: Mapping[int, str]
+
+    @property
+    def teams(self) -> bool:
+        return self.players in (4, 6)
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.teams else self.players
+
+    def side(self, seat: int) -> int:
+        return seat % 2 if self.teams else seat
+
+    def seat_name(self, seat: int) -> str:
+        if seat == self.human:
+            return "you"
+        partner = (
+            ", your partner" if self.teams and self.side(seat) == self.side(self.human) else ""
+        )
+        return f"seat {seat} ({self.levels.get(seat, 'bot')}{partner})"
+
+    def subject(self, seat: int, verb: str) -> str:
+        """``You take`` / ``Seat 1 (expert) takes``: a sentence's start."""
+        if seat == self.human:
+            return f"You {verb}"
+        return f"{self.seat_name(seat)[0].upper()}{self.seat_name(seat)[1:]} {verb}s"
+
+    def side_name(self, side: int) -> str:
+        if not self.teams:
+            return self.seat_name(side).split(" (")[0]
+        seats = "+".join(str(s) for s in range(self.players) if self.side(s) == side)
+        return f"{'us' if side == self.side(self.human) else 'them'} ({seats})"
+
+    def scores(self, scores: Sequence[int]) -> str:
+        return ", ".join(f"{self.side_name(side)}: {score}" for side, score in enumerate(scores))
+
+
+def best_primiera_cards(pile: Iterable[str], rule: str) -> list[str]:
+    """The cards a side's primiera is made of: its best card of each suit on the
+    scale, or its sevens where the primiera counts sevens."""
+    cards = list(pile)
+    if rule in SEVENS_RULES:
+        return sorted((c for c in cards if rank(c) == 7), key=lambda c: SUITS.index(suit(c)))
+    best = []
+    for s in SUITS:
+        of_suit = [c for c in cards if suit(c) == s]
+        if of_suit:
+            best.append(max(of_suit, key=lambda c: PRIMIERA_SCALE[rank(c)]))
+    return best
+
+
+LABEL_WIDTH = 16
+COLUMN_WIDTH = 18
+
+
+def _row(label: str, cells: Sequence[str]) -> str:
+    return (
+        f"  {label:<{LABEL_WIDTH}}" + "".join(f"{cell:<{COLUMN_WIDTH}}" for cell in cells).rstrip()
+    )
+
+
+def _points(value: object, point: int) -> str:
+    return f"{value} (+{point})" if point else f"{value}"
+
+
+def _thirds(thirds: int) -> str:
+    whole, rest = divmod(thirds, 3)
+    return f"{whole} {rest}/3" if rest else f"{whole}"
+
+
+def scoring_table(
+    scored: pb.HandScored,
+    piles: Mapping[int, Sequence[str]],
+    seating: Seating,
+    primiera_rule: str,
+    target: int,
+) -> list[str]:
+    """The hand's scoring, one column per side, then the match score."""
+    sides = sorted(scored.sides, key=lambda s: s.side)
+    lines = [
+        f"Hand {scored.hand_number} scoring",
+        _row("", [seating.side_name(s.side) for s in sides]),
+    ]
+    if sides and sides[0].WhichOneof("game") == "tressette":
+        lines += _tressette_rows([s.tressette for s in sides])
+    else:
+        lines += _scopa_rows(sides, piles, primiera_rule)
+    lines.append(_row("hand total", [str(s.total) for s in sides]))
+    lines.append(f"Match: {seating.scores(scored.scores)} (playing to {target})")
+    return lines
+
+
+def _scopa_rows(
+    sides: Sequence[pb.SideScore], piles: Mapping[int, Sequence[str]], primiera_rule: str
+) -> list[str]:
+    scores = [s.scopa for s in sides]
+    primiera_cards = [best_primiera_cards(piles.get(s.side, ()), primiera_rule) for s in sides]
+    rows = [
+        _row("cards", [_points(s.cards, s.cards_point) for s in scores]),
+        _row("coins", [_points(s.denari, s.denari_point) for s in scores]),
+        _row(
+            "settebello",
+            [_points("yes" if s.settebello_point else "-", s.settebello_point) for s in scores],
+        ),
+        _row("primiera", [_points(s.primiera or "none", s.primiera_point) for s in scores]),
+        _row("  its cards", [" ".join(cards) or "-" for cards in primiera_cards]),
+        _row("sweeps", [str(s.sweeps) for s in scores]),
+        _row("napola", [str(s.napola) for s in scores]),
+    ]
+    extras = ("re_bello_point", "grande", "piccola", "declarations")
+    for name in extras:  # the variants' own points, shown when a side made any
+        if any(getattr(s, name) for s in scores):
+            rows.append(
+                _row(
+                    name.replace("_point", "").replace("_", " "),
+                    [str(getattr(s, name)) for s in scores],
+                )
+            )
+    return rows
+
+
+def _tressette_rows(scores: Sequence[pb.TressetteScore]) -> list[str]:
+    return [
+        _row("card points", [f"{_thirds(s.thirds)} ({s.card_points})" for s in scores]),
+        _row("last trick", [str(s.last_trick_point) for s in scores]),
+        _row("napoletana", [str(s.napoletana) for s in scores]),
+    ]

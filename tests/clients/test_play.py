@@ -1,0 +1,325 @@
+"""`mazzo play` with its input from a pipe: every game and variant against every
+bot level to the end, replays, seeds, hints and refusals.
+
+The player runs in this process against one real server process that requires
+a seat credential on every call for a seat (so every call the player makes
+carries one). The human is scripted: it always answers 1, the first legal
+move (and the first capture when a card has several).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mazzo_client.play.narrate import Narrator
+from mazzo_client.play.text import PRIMIERA_SCALE, Names, Seating, rank
+from tests.clients.play_support import (
+    assert_consistent_ending,
+    pb,
+    play,
+    replayed_scores,
+)
+from tests.service.processes import Served, started
+
+LEVELS = ("random", "greedy", "expert")
+GAMES = {
+    "scopa-2": ("--game", "scopa", "--players", "2"),
+    "scopa-3": ("--game", "scopa", "--players", "3"),
+    "scopa-4": ("--game", "scopa", "--players", "4"),
+    "scopa-6": ("--game", "scopa", "--players", "6"),
+    "scopone-scientifico": ("--variant", "scopone-scientifico"),
+    "scopone-classico": ("--variant", "scopone-classico"),
+    "quindici": ("--variant", "quindici"),
+    "escoba": ("--variant", "escoba"),
+    "scopa-d-assi": ("--variant", "scopa-d-assi"),
+    "cirulla": ("--game", "cirulla"),
+    "re-bello": ("--variant", "re-bello", "--napola"),
+    "tressette-2": ("--game", "tressette", "--players", "2", "--napoletana"),
+    "tressette-4": ("--game", "tressette", "--players", "4"),
+}
+# Lean: a target of 1 ends a game after its first hand (or a few), and the
+# expert thinks through at most a few simulated deals a move.
+FAST = ("--simulations", "4")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Served]:
+    with started(MAZZO_REQUIRE_SEAT_CREDENTIALS="true") as served:
+        served.wait_until_listening()
+        yield served
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_and_variant_plays_to_the_end_against_every_bot_level(
+    server: Served, tmp_path: Path, game: str, level: str
+) -> None:
+    record = tmp_path / "game.json"
+    run = play(
+        *GAMES[game],
+        *FAST,
+        "--bots",
+        level,
+        "--server",
+        server.grpc_target,
+        "--record",
+        str(record),
+    )
+    assert_consistent_ending(run)
+    assert "Your move (1-" in run.out and "scoring" in run.out
+    assert replayed_scores(server.grpc_target, record) == run.server_scores
+
+
+def test_a_scopa_hand_is_told_and_scored_card_by_card(server: Served) -> None:
+    run = play(
+        "--players",
+        "2",
+        "--bots",
+        "greedy",
+        "--seed",
+        "42",
+        "--target",
+        "11",
+        "--server",
+        server.grpc_target,
+    )
+    assert_consistent_ending(run)
+    out = run.out
+    assert "Hand 1: seat 1 (greedy) deals; on the table: " in out
+    assert re.search(r"^You are dealt: .+\[\w+\], .+\.$", out, re.M)
+    assert re.search(r"^You play .+\[\w+\]\.$", out, re.M)
+    assert re.search(r"^Seat 1 \(greedy\) plays .+\.$", out, re.M)
+    assert re.search(r"^  (You take|Seat 1 \(greedy\) takes) .+", out, re.M)
+    for table in re.findall(r"^Hand \d+ scoring\n((?:  .*\n)+)", out, re.M):
+        rows = {line[2:18].strip(): line[18:].split("  ") for line in table.splitlines()}
+        assert {
+            "cards",
+            "coins",
+            "settebello",
+            "primiera",
+            "its cards",
+            "sweeps",
+            "napola",
+            "hand total",
+        } <= rows.keys()
+        cards = [int(cell.split()[0]) for cell in _cells(table, "cards")]
+        assert sum(cards) == 40  # every card ends in a pile
+        # The primiera's cards are the ones this player saw taken: with all four
+        # suits their values add up to the server's primiera.
+        for value, its_cards in zip(
+            _cells(table, "primiera"), _cells(table, "its cards"), strict=True
+        ):
+            shown = its_cards.split()
+            if len(shown) == 4:
+                assert int(value.split()[0]) == sum(PRIMIERA_SCALE[rank(c)] for c in shown)
+
+
+def _cells(table: str, label: str) -> list[str]:
+    line = next(line for line in table.splitlines() if line[2:18].strip() == label)
+    return [cell.strip() for cell in re.split(r"\s{2,}", line[18:].strip())]
+
+
+def test_a_recorded_game_replays_move_for_move_to_the_same_score(
+    server: Served, tmp_path: Path
+) -> None:
+    record = tmp_path / "escoba.json"
+    first = play(
+        "--variant",
+        "escoba",
+        "--bots",
+        "expert",
+        "--target",
+        "5",
+        "--simulations",
+        "4",
+        "--record",
+        str(record),
+        "--server",
+        server.grpc_target,
+    )
+    assert_consistent_ending(first)
+    assert f"Watch this game again: mazzo play --replay {record}" in first.out
+    again = play("--replay", str(record), "--server", server.grpc_target, answers="")
+    assert_consistent_ending(again)
+    assert "The replay ends as the record did." in again.out
+    assert again.server_scores == first.server_scores
+    assert _told(again.out) == _told(first.out)
+
+
+def _told(out: str) -> list[str]:
+    """The narration and the boards, without the menus and prompts."""
+    starts = (
+        "Hand ",
+        "You play",
+        "You are dealt",
+        "Seat ",
+        "  You",
+        "  Seat",
+        "Match:",
+        "Game over",
+        "Table:",
+        "Your hand:",
+    )
+    return [line for line in out.splitlines() if line.startswith(starts)]
+
+
+def test_a_replay_whose_moves_run_out_stops_with_an_error(server: Served, tmp_path: Path) -> None:
+    record = tmp_path / "short.json"
+    left = play(
+        "--bots",
+        "random",
+        "--record",
+        str(record),
+        "--server",
+        server.grpc_target,
+        answers="1\n1\nq\n",
+    )
+    assert left.code == 1 and "You leave the game unfinished." in left.out
+    again = play("--replay", str(record), "--server", server.grpc_target, answers="")
+    assert again.code == 1
+    assert "The record ends here, at move" in again.out
+
+
+def test_the_same_seed_and_options_deal_the_same_game(server: Served) -> None:
+    args = (
+        "--players",
+        "3",
+        "--bots",
+        "random,greedy",
+        "--seed",
+        "7",
+        "--target",
+        "3",
+        "--server",
+        server.grpc_target,
+    )
+    first, second = play(*args), play(*args)
+    assert_consistent_ending(first)
+    assert first.out == second.out
+    other = play(*args[:-4], "--seed", "8", "--target", "3", "--server", server.grpc_target)
+    assert other.out != first.out
+
+
+def test_a_hint_is_the_experts_move_before_each_of_yours(server: Served) -> None:
+    run = play(
+        "--bots",
+        "random",
+        "--hint",
+        "--simulations",
+        "4",
+        "--target",
+        "1",
+        "--server",
+        server.grpc_target,
+    )
+    assert_consistent_ending(run)
+    prompts = run.out.count("Your move (1-")
+    hints = re.findall(r"^Hint \(expert\): (\d+)\) .+\.$", run.out, re.M)
+    assert prompts > 0 and len(hints) == prompts
+
+
+def test_typing_h_asks_for_a_hint_and_a_wrong_number_asks_again(server: Served) -> None:
+    run = play(
+        "--bots",
+        "random",
+        "--simulations",
+        "4",
+        "--server",
+        server.grpc_target,
+        answers="h\n99\nq\n",
+    )
+    assert run.code == 1
+    assert re.search(r"^Hint \(expert\): \d+\) ", run.out, re.M)
+    assert "Type a number from 1 to" in run.out
+
+
+def test_escoba_offers_to_lay_a_card_that_could_take(server: Served) -> None:
+    # Seed 5 deals seat 0 the 6 of coins with 5S 4S 9B 3S on the table: two ways
+    # to make fifteen, or (Escoba takes no one by force) a lay.
+    run = play(
+        "--variant",
+        "escoba",
+        "--bots",
+        "random",
+        "--seed",
+        "5",
+        "--server",
+        server.grpc_target,
+        answers="1\n3\nq\n",
+    )
+    assert "1) seis de oros [6D]: 2 ways to take or lay it" in run.out
+    assert "With seis de oros [6D] you may:" in run.out
+    assert "  3) lay it on the table without taking" in run.out
+    after = run.out.split("You play seis de oros [6D].\n", 1)[1]
+    assert not after.startswith("  You take")
+    # Laid, it lies on the table: at the next board, or taken from it by the bot.
+    assert re.search(r"^(Table: |  Seat 1 \(random\) takes ).*seis de oros \[6D\]", after, re.M)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--variant", "briscola"), "no variant 'briscola'"),
+        (("--game", "poker"), "no game 'poker'"),
+        (("--variant", "cirulla", "--players", "6"), "Scopa is played by 2, 3, 4, not 6"),
+        (("--game", "tressette", "--face", "french"), "Tressette takes no --variant, --face"),
+        (("--players", "4", "--bots", "expert,greedy"), "one for each of the 3 other seats"),
+        (("--bots", "genius"), "--bots takes levels among random, greedy, expert"),
+        (("--seat", "2"), "--seat is from 0 to 1"),
+    ],
+)
+def test_options_that_make_no_game_are_refused_clearly(
+    server: Served, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], said: str
+) -> None:
+    run = play(*args, "--server", server.grpc_target)
+    assert run.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_the_list_names_every_game_variant_face_and_level(server: Served) -> None:
+    run = play("--list", "--server", server.grpc_target)
+    assert run.code == 0
+    for said in (
+        "  scopa      Scopa, 2, 3, 4, 6 players",
+        "  tressette  Tressette, 2, 4 players",
+        "--variant escoba",
+        "--variant scopone-scientifico",
+        "--variant cirulla",
+        "Deck faces (--face, Scopa): french, italian, spanish",
+        "Bot levels (--bots): random, greedy, expert",
+    ):
+        assert said in run.out
+
+
+def test_events_only_another_seat_may_see_are_never_told() -> None:
+    seating = Seating(players=2, human=0, levels={1: "expert"})
+    narrator = Narrator(seating, Names({}), "PRIMIERA_RULE_STANDARD", target=11)
+    theirs = pb.Event(visible_to=1, cards_dealt=pb.CardsDealt(seat=1, cards=["7D", "1C", "2S"]))
+    ours = pb.Event(visible_to=0, cards_dealt=pb.CardsDealt(seat=0, cards=["3B"]))
+    public = pb.Event(card_played=pb.CardPlayed(seat=1, card="7D"))
+    assert narrator.tell([theirs, ours, public]) == [
+        "You are dealt: 3B.",
+        "Seat 1 (expert) plays 7D.",
+        "  It stays on the table.",
+    ]
+
+
+def test_the_face_option_names_the_cards_in_that_deck(server: Served) -> None:
+    run = play("--face", "french", "--server", server.grpc_target, answers="q\n")
+    hand = re.search(r"^Your hand: (.+)\.$", run.out, re.M)
+    assert hand, run.out
+    for card in hand[1].split(", "):  # e.g. "queen of hearts [9C]"
+        assert re.fullmatch(r"\w+ of (diamonds|hearts|spades|clubs) \[\d+[DCSB]\]", card), card
+
+
+def test_without_a_server_to_start_it_asks_for_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("mazzo_client.play.cli.server_installed", lambda: False)
+    run = play("--list")
+    assert run.code == 2
+    assert "give --server HOST:PORT" in capsys.readouterr().err
