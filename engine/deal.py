@@ -1,4 +1,4 @@
-"""Shuffling and dealing, the same for every game (RULES.md, Seats, dealing).
+"""Shuffling and dealing, the same for every game (docs/rules.md, Seats, dealing).
 
 A game takes its decks from a list of explicit deck orders first (tests,
 replays, duplicate tournaments), then from the seeded generator; cards are

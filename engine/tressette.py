@@ -1,4 +1,4 @@
-"""Tressette: RULES.md's Tressette section, for 2 players with a stock or 4 in pairs.
+"""Tressette: docs/rules.md's Tressette section, for 2 players with a stock or 4 in pairs.
 
 A trick-taking game without trumps: follow suit when you can; the strongest
 card of the led suit wins (3, 2, ace, king, knight, jack, 7, 6, 5, 4). With two
@@ -131,7 +131,7 @@ class TressetteState(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class TressetteView:
-    """What one seat may see: RULES.md, Hidden information."""
+    """What one seat may see: docs/rules.md, Hidden information."""
 
     seat: int
     side: int

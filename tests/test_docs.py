@@ -111,7 +111,7 @@ def test_no_doc_refers_to_anything_outside_the_repository(path: pathlib.Path) ->
 
 def test_the_reference_check_finds_what_it_looks_for() -> None:
     for text in (
-        "see RULES.md in the shared folder",
+        "see docs/rules.md in the shared folder",
         "as seed 003 says",
         "from the seed texts",
         "issue 5's targets",

@@ -170,7 +170,7 @@ def dealt_to(events: Sequence[Event]) -> dict[int, tuple[Card, ...]]:
 def expected_deal(
     deck: Sequence[Card], players: int, dealer: int
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], tuple[Card, ...]]:
-    """Hands, table and stock dealt from ``deck`` by RULES.md, computed independently.
+    """Hands, table and stock dealt from ``deck`` by docs/rules.md, computed independently.
 
     One card at a time to each seat, starting with the seat after the dealer,
     three rounds; then four table cards; the rest is the stock.
@@ -241,7 +241,7 @@ def hidden_from(state: ScopaState, seat: int) -> set[Card]:
 
 
 def check_view(state: ScopaState, seat: int) -> None:
-    """``view(state, seat)`` shows what RULES.md allows and nothing it forbids."""
+    """``view(state, seat)`` shows what docs/rules.md allows and nothing it forbids."""
     seen = view(state, seat)
     assert seen.seat == seat
     assert seen.side == state.rules.side_of(seat)

@@ -1,4 +1,4 @@
-"""RULES.md, Scopa, A turn: what a played card must, may and may not take; refusals."""
+"""docs/rules.md, Scopa, A turn: what a played card must, may and may not take; refusals."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ def takes(*groups: str) -> set[frozenset]:
 
 
 def seed_000_state(hand: str = "5D 8C 10C"):
-    """Seed 000's example: the table shows 2, 3, 5 and 8 (a jack)."""
+    """the example of docs/rules.md: the table shows 2, 3, 5 and 8 (a jack)."""
     return make_state(hands=[hand, "6D 1S 4S"], table="2C 3S 5B 8D", fill="stock")
 
 
-# ---------------------------------------------------------------- seed 000's example
+# ---------------------------------------------------------------- the example of docs/rules.md
 
 
 def test_seed_000_a_five_takes_only_the_five_not_two_plus_three():

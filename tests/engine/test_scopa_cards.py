@@ -1,4 +1,4 @@
-"""RULES.md, Cards: the 40 cards, their notation, and what a deck must be."""
+"""docs/rules.md, Cards: the 40 cards, their notation, and what a deck must be."""
 
 from __future__ import annotations
 

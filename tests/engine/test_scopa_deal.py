@@ -1,4 +1,4 @@
-"""RULES.md, Seats, dealing, turn order; Scopa, Deal: who gets which card, redeals, seeds."""
+"""docs/rules.md, Seats, dealing, turn order; Scopa, Deal: who gets which card, redeals, seeds."""
 
 from __future__ import annotations
 

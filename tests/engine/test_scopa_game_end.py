@@ -1,4 +1,4 @@
-"""RULES.md, Scopa, Game: the target, alone in the lead, tied leaders play on."""
+"""docs/rules.md, Scopa, Game: the target, alone in the lead, tied leaders play on."""
 
 from __future__ import annotations
 

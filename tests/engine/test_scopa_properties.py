@@ -46,7 +46,7 @@ GAME_SETTINGS = settings(
 
 
 def reference_takings(played, table) -> set[frozenset]:
-    """RULES.md's capture rule, written out by brute force."""
+    """docs/rules.md's capture rule, written out by brute force."""
     same = {frozenset((t,)) for t in table if t.rank == played.rank}
     if same:
         return same
@@ -66,7 +66,7 @@ def check_accounted(state: ScopaState) -> None:
 
 
 def check_moves(state: ScopaState) -> None:
-    """The legal moves are exactly RULES.md's; each resolves and applies."""
+    """The legal moves are exactly docs/rules.md's; each resolves and applies."""
     moves = legal_moves(state)
     seat = state.to_play
     assert moves, "a game in progress always has a move"

@@ -1,4 +1,4 @@
-"""RULES.md, Scopa, Points of a hand: cards, denari, settebello, primiera, sweeps, napola."""
+"""docs/rules.md, Scopa, Points of a hand: cards, denari, settebello, primiera, sweeps, napola."""
 
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ def test_primiera_with_three_players_needs_a_single_best():
     assert primiera_winner_of(STANDARD, piles) == 1
 
 
-# ---------------------------------------------------------------- primiera, sevens (seed 002)
+# ---------------------------------------------------------------- primiera, sevens
 
 
 def test_sevens_rule_most_sevens_wins_whatever_the_totals():
@@ -197,7 +197,7 @@ def test_sevens_rule_with_three_players():
     assert primiera_winner_of(SEVENS, piles) == 2
 
 
-# ---------------------------------------------------------------- primiera, lenient (seed 003)
+# ---------------------------------------------------------------- primiera, lenient
 
 
 def test_lenient_rule_a_complete_side_beats_a_side_lacking_a_suit():

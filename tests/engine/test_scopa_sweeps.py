@@ -1,4 +1,4 @@
-"""RULES.md, Scopa: sweeps, the last card of the hand, and the cards left on the table."""
+"""docs/rules.md, Scopa: sweeps, the last card of the hand, and the cards left on the table."""
 
 from __future__ import annotations
 

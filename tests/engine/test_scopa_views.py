@@ -1,4 +1,4 @@
-"""RULES.md, Hidden information: what each seat's view and each event may show."""
+"""docs/rules.md, Hidden information: what each seat's view and each event may show."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, Tressette, Game: the target, more points wins, equal points play another hand."""
+"""docs/rules.md, Tressette, Game: the target, more points wins, equal points play another hand."""
 
 from __future__ import annotations
 

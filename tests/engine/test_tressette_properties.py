@@ -2,7 +2,7 @@
 
 Each example plays a whole game (to the default target 21) from a random seed,
 choosing random legal moves, and checks each step against :class:`Referee`, a
-separate, plain writing of RULES.md: which cards may be played, who wins a
+separate, plain writing of docs/rules.md: which cards may be played, who wins a
 trick, who draws what, when a napoletana is declared, what a hand scores, when
 the game ends. The engine's events for a step must be exactly the referee's.
 """
@@ -49,7 +49,7 @@ THIRDS = {1: 3, 2: 1, 3: 1, 8: 1, 9: 1, 10: 1}
 
 
 def reference_cards(state: TressetteState) -> set[Card]:
-    """RULES.md: follow the led suit when you can; otherwise (or leading) any card."""
+    """docs/rules.md: follow the led suit when you can; otherwise (or leading) any card."""
     hand = state.hands[state.to_play]
     if state.trick:
         same = {c for c in hand if c.suit == state.trick[0].suit}
@@ -72,7 +72,7 @@ def check_accounted(state: TressetteState) -> None:
 
 
 def check_moves(state: TressetteState) -> None:
-    """The legal moves are exactly RULES.md's; each resolves and applies; the rest are refused."""
+    """The legal moves are exactly docs/rules.md's; each resolves and applies; the rest are refused."""
     moves = legal_moves(state)
     seat = state.to_play
     assert moves, "a game in progress always has a move"
@@ -96,7 +96,7 @@ def check_moves(state: TressetteState) -> None:
 
 
 class Referee:
-    """What RULES.md says one step's events are, from the state before it and the
+    """What docs/rules.md says one step's events are, from the state before it and the
     history of the hand (who has played, what was declared, what each side took)."""
 
     def __init__(self, rules: TressetteRules):

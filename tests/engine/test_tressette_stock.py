@@ -1,4 +1,4 @@
-"""RULES.md, Tressette, Two players: the stock, the draw order, drawn cards in the open."""
+"""docs/rules.md, Tressette, Two players: the stock, the draw order, drawn cards in the open."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, Tressette, Trick: follow suit, the strongest card of the led suit wins; refusals."""
+"""docs/rules.md, Tressette, Trick: follow suit, the strongest card of the led suit wins; refusals."""
 
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ def test_every_seat_of_four_follows_suit_or_discards_freely_when_void():
 
 
 def pairs_by_strength():
-    """Every (stronger, weaker) pair of ranks by RULES.md's order."""
+    """Every (stronger, weaker) pair of ranks by docs/rules.md's order."""
     return list(itertools.combinations(ORDER, 2))
 
 

@@ -1,4 +1,4 @@
-"""RULES.md, Hidden information: what each Tressette seat's view and each event may show.
+"""docs/rules.md, Hidden information: what each Tressette seat's view and each event may show.
 
 The walks below replay whole random games and, at every step, compare each
 seat's view with an :class:`Observer` that has read only the events routed to

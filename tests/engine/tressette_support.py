@@ -68,7 +68,7 @@ __all__ = [
 
 Zone = str | Sequence[Card]
 
-#: RULES.md's strength, strongest first: 3, 2, ace, king, knight, jack, 7, 6, 5, 4.
+#: docs/rules.md's strength, strongest first: 3, 2, ace, king, knight, jack, 7, 6, 5, 4.
 ORDER = (3, 2, 1, 10, 9, 8, 7, 6, 5, 4)
 
 
@@ -140,7 +140,7 @@ def make_state(
 def expected_deal(
     deck: Sequence[Card], players: int, dealer: int
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
-    """RULES.md's deal, written out: one card at a time from the top, starting with
+    """docs/rules.md's deal, written out: one card at a time from the top, starting with
     the seat after the dealer, until each holds 10; the rest is the stock."""
     hands: list[list[Card]] = [[] for _ in range(players)]
     pos = 0
