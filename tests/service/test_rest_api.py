@@ -524,7 +524,13 @@ def _proto_routes() -> set[tuple[str, str]]:
 
 
 #: The routes of the API reference, beside the proto's.
-API_REFERENCE = {("GET", "/openapi.json"), ("GET", "/docs"), ("GET", "/docs/rapidoc-min.js")}
+API_REFERENCE = {
+    ("GET", "/openapi.json"),
+    ("GET", "/docs"),
+    ("GET", "/docs/rapidoc-min.js"),
+    ("GET", "/play"),
+    ("GET", "/play/<name>"),
+}
 
 
 def _served(app: Any) -> set[tuple[str, str]]:
