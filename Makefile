@@ -15,16 +15,24 @@ TS_BUILT := $(TS_CLIENT)/dist/.built
 BUF := tools/buf/node_modules/.bin/buf
 
 .PHONY: serve test loadtest bench arena instructions lint typecheck gen openapi buf buf-baseline \
-	clean image image-test lock rules-check hadolint
+	clean image image-test lock rules-check hadolint chromium
 
 serve: $(INSTALLED) $(GENERATED)
 	$(PY) -m service.main
 
-test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF)
+test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF) chromium
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) tools/buf_check.py
 	$(PY) -m pytest
+
+# The web table's test (tests/web) drives Debian's Chromium with its driver:
+# installed here when missing (as root on Debian; elsewhere run the command).
+CHROMIUM_INSTALL := apt-get update && apt-get install -y chromium chromium-driver
+chromium:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+		{ echo "Chromium is missing; installing it: $(CHROMIUM_INSTALL)"; \
+		  $(CHROMIUM_INSTALL) || { echo "run as root: $(CHROMIUM_INSTALL)"; exit 1; }; }
 
 # Locust against a server started on free ports of 127.0.0.1; see loadtests/run.py.
 LOADTEST_SECONDS ?= 60

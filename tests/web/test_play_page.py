@@ -124,8 +124,9 @@ def _overflowing(driver: WebDriver) -> list[str]:
         const wide = [...document.querySelectorAll("body *")]
           .filter((e) => !e.classList.contains("flying") && e.getClientRects().length)
           .filter((e) => e.getBoundingClientRect().right > width + 0.5)
-          .map((e) => `${e.tagName}#${e.id}.${e.className} right ${e.getBoundingClientRect().right}`);
-        if (document.documentElement.scrollWidth > width) wide.push(`scrollWidth ${document.documentElement.scrollWidth} > ${width}`);
+          .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.getBoundingClientRect().right}`);
+        const scrolled = document.documentElement.scrollWidth;
+        if (scrolled > width) wide.push(`scrollWidth ${scrolled} > ${width}`);
         return wide;
         """
     )
@@ -250,7 +251,8 @@ def test_a_capture_with_several_choices_is_chosen_by_a_second_click(
 ) -> None:
     # Escoba (sums of fifteen, taking optional: a lay is a choice too), Spanish cards.
     _viewport(browser, DESKTOP)
-    _open(browser, server_url, "game=scopa&variant=SCOPA_VARIANT_ESCOBA&players=2&level=random&target=11")
+    query = "game=scopa&variant=SCOPA_VARIANT_ESCOBA&players=2&level=random&target=11"
+    _open(browser, server_url, query)
     clicks = _play_whole_game(browser, "escoba")
     _screenshot(browser, "escoba-final")
     assert clicks["choices"] > 0, clicks
