@@ -15,6 +15,8 @@ const LEVELS = ["random", "greedy", "expert"];
 // The expert's thinking time per move (`?budget=` in milliseconds).
 const BUDGET_MS = Number(params.get("budget") ?? 300);
 const $ = (id) => document.getElementById(id);
+// Fast: no CSS animation or transition either (play.css).
+document.documentElement.classList.toggle("fast", SPEED === 0);
 
 // ---------------------------------------------------------------- the API
 
@@ -171,6 +173,11 @@ function sideOf(seat) {
   return game.sides === game.players ? seat : seat % game.sides;
 }
 
+/** The verb for a seat or side: "you take", "Seat 1 takes". */
+function verb(you, base) {
+  return you ? base : `${base}s`;
+}
+
 function sideName(side) {
   if (game.sides === game.players) return side === HUMAN ? "You" : `Seat ${side}`;
   return side === sideOf(HUMAN) ? "Your side" : "Their side";
@@ -193,14 +200,14 @@ function centre() {
 const narrate = {
   async deal(e) {
     await banner(`Hand ${e.handNumber}`, 600);
-    log(`Hand ${e.handNumber}: ${seatName(e.dealer)} deals${tableText(e.table)}.`);
+    log(`Hand ${e.handNumber}: ${seatName(e.dealer)} ${verb(e.dealer === HUMAN, "deal")}${tableText(e.table)}.`);
   },
   async cardsDealt(e) {
     log(`${seatName(e.seat)} ${e.seat === HUMAN ? "are" : "is"} dealt ${names(e.cards)}.`);
   },
   async redeal(e) {
     await banner("Redeal", 600);
-    log(`Redeal by ${seatName(e.dealer)}${tableText(e.table)}.`);
+    log(`Redeal by ${e.dealer === HUMAN ? "you" : seatName(e.dealer)}${tableText(e.table)}.`);
   },
   async cardPlayed(e) {
     const source = e.seat === HUMAN ? $("hand").querySelector(`[data-card="${e.card}"]`) : seatBox(e.seat);
@@ -226,11 +233,13 @@ const narrate = {
     log(`${seatName(e.seat)} ${e.seat === HUMAN ? "take" : "takes"} ${names(e.taken)} with ${cardName(e.card)}${e.sweep ? ": a sweep (scopa)!" : "."}`);
   },
   async leftoversTaken(e) {
-    if (e.cards.length) log(`${sideName(e.side)} take the last cards: ${names(e.cards)}.`);
+    const you = game.sides === game.players && e.side === HUMAN;
+    if (e.cards.length) log(`${sideName(e.side)} ${verb(you, "take")} the last cards: ${names(e.cards)}.`);
     await flyAll(e.cards, pileBox(e.side));
   },
   async firstTableTaken(e) {
-    log(`${sideName(e.side)} take the first table (${names(e.cards)})${e.sweeps ? `, ${e.sweeps} sweep(s)` : ""}.`);
+    const you = game.sides === game.players && e.side === HUMAN;
+    log(`${sideName(e.side)} ${verb(you, "take")} the first table (${names(e.cards)})${e.sweeps ? `, ${e.sweeps} sweep(s)` : ""}.`);
     await flyAll(e.cards, pileBox(e.side));
   },
   async declaration(e) {
@@ -517,6 +526,11 @@ async function playGame() {
     if (game.status.seatToPlay === HUMAN) await humanTurn();
     else await botTurn(game.status.seatToPlay);
   }
+  const won = game.status.winningSide;
+  const mine = won === sideOf(HUMAN);
+  $("result-text").textContent = `${mine ? (game.sides === game.players ? "You win" : "Your side wins") : `${sideName(won)} wins`} ${game.status.scores.join(" – ")}`;
+  $("result").classList.toggle("lost", !mine);
+  $("result").hidden = false;
   setPhase("over");
   document.body.dataset.finalScores = game.status.scores.join(",");
   document.body.dataset.state = game.state;
@@ -545,6 +559,7 @@ async function start(event) {
   $("log").replaceChildren();
   $("log-box").hidden = false;
   renderSheet(Array(game.sides).fill(0));
+  $("result").hidden = true;
   delete document.body.dataset.finalScores;
   try {
     const answer = await api.newGame({ players: game.players, eventsSeat: HUMAN, [info.name]: options });
@@ -642,6 +657,7 @@ async function init() {
   $("variant").addEventListener("change", onVariantChange);
   $("players").addEventListener("change", onPlayersChange);
   $("setup").addEventListener("submit", start);
+  $("again").addEventListener("click", start);
   onGameChange();
   setPhase("setup");
   settle(true);
