@@ -150,7 +150,7 @@ def _play_whole_game(driver: WebDriver, name: str, *, check_width: bool = False)
     """Clicks New game, then a playable card each turn (and a choice when offered)
     until the game is over; returns how many turns and choices were clicked."""
     driver.find_element(By.ID, "start").click()
-    clicks = {"cards": 0, "choices": 0}
+    clicks = {"cards": 0, "choices": 0, "lays offered": 0}
     for turn in range(MAX_CLICKS):
         phase = _resting_phase(driver)
         if phase == "over":
@@ -163,6 +163,8 @@ def _play_whole_game(driver: WebDriver, name: str, *, check_width: bool = False)
         if phase == "choosing":
             choices = driver.find_elements(By.CSS_SELECTOR, "#choices .choice")
             assert len(choices) >= 2, "a choice is offered only between several moves"
+            lays = [choice for choice in choices if choice.get_attribute("data-lay") == "true"]
+            clicks["lays offered"] += len(lays)
             choices[turn % len(choices)].click()
             clicks["choices"] += 1
         else:
@@ -255,7 +257,22 @@ def test_a_capture_with_several_choices_is_chosen_by_a_second_click(
     _open(browser, server_url, query)
     clicks = _play_whole_game(browser, "escoba")
     _screenshot(browser, "escoba-final")
-    assert clicks["choices"] > 0, clicks
+    assert clicks["choices"] > 0 and clicks["lays offered"] > 0, clicks
     _check_final_sheet_against_the_api(browser, server_url)
     faces = browser.find_elements(By.CSS_SELECTOR, "#face option:checked")
     assert [face.get_attribute("value") for face in faces] == ["FACE_SPANISH"]
+
+
+def test_a_whole_four_player_team_game_on_a_phone(browser: WebDriver, server_url: str) -> None:
+    # Scopone scientifico: three others side by side, a partner, the sheet by side.
+    _viewport(browser, PHONE)
+    query = "game=scopa&variant=SCOPA_VARIANT_SCOPONE_SCIENTIFICO&level=random&target=3"
+    _open(browser, server_url, query)
+    clicks = _play_whole_game(browser, "scopone-phone", check_width=True)
+    _screenshot(browser, "scopone-phone-final")
+    status = _check_final_sheet_against_the_api(browser, server_url)
+    assert status["players"] == 4 and len(status["scores"]) == 2
+    assert clicks["cards"] >= 10, clicks  # a Scopone hand: ten cards each
+    headers = browser.find_elements(By.CSS_SELECTOR, "#scores thead th")
+    assert [h.text for h in headers] == ["Hand", "Your side", "Their side"]
+    _check_nothing_hidden_reached_the_page(browser)
