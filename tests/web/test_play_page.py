@@ -83,6 +83,7 @@ def browser() -> Iterator[WebDriver]:
         "--window-size=1100,860",
     ):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(_executable("chromedriver")), options=options)
     driver.set_page_load_timeout(WAIT_SECONDS)
     try:
@@ -133,8 +134,14 @@ def _overflowing(driver: WebDriver) -> list[str]:
     return found
 
 
-def _open(driver: WebDriver, url: str, query: str) -> None:
-    driver.get(f"{url}/play?fast=1&{query}")
+def _console_errors(driver: WebDriver) -> list[str]:
+    """What the page logged as errors since the last look (uncaught exceptions too)."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def _open(driver: WebDriver, url: str, query: str, *, fast: bool = True) -> None:
+    _console_errors(driver)  # forget the previous page's
+    driver.get(f"{url}/play?{'fast=1&' if fast else ''}{query}")
     assert _resting_phase_or_setup(driver) == "setup"
     driver.execute_script(RECORD_ANSWERS)
 
@@ -154,6 +161,7 @@ def _play_whole_game(driver: WebDriver, name: str, *, check_width: bool = False)
     for turn in range(MAX_CLICKS):
         phase = _resting_phase(driver)
         if phase == "over":
+            assert _console_errors(driver) == []
             return clicks
         assert phase != "error", driver.find_element(By.ID, "status").text
         if check_width:
@@ -276,3 +284,22 @@ def test_a_whole_four_player_team_game_on_a_phone(browser: WebDriver, server_url
     headers = browser.find_elements(By.CSS_SELECTOR, "#scores thead th")
     assert [h.text for h in headers] == ["Hand", "Your side", "Their side"]
     _check_nothing_hidden_reached_the_page(browser)
+
+
+def test_the_animated_table_settles_after_each_move(browser: WebDriver, server_url: str) -> None:
+    # Without ?fast=1 the events take their animation time; the page says when it is done.
+    _viewport(browser, DESKTOP)
+    _open(browser, server_url, "game=scopa&players=2&level=greedy", fast=False)
+    browser.find_element(By.ID, "start").click()
+    assert _resting_phase(browser) == "your-turn"
+    for turn in range(3):
+        ply = int(_body(browser, "ply") or -1)
+        browser.find_elements(By.CSS_SELECTOR, "#hand .card.playable")[0].click()
+        if _body(browser, "phase") == "choosing":
+            browser.find_elements(By.CSS_SELECTOR, "#choices .choice")[0].click()
+        assert _body(browser, "settled") == "false"
+        assert _resting_phase(browser) == "your-turn"
+        assert int(_body(browser, "ply") or -1) == ply + 2  # the person's move and the bot's
+        if turn == 1:
+            _screenshot(browser, "scopa-animated")
+    assert _console_errors(browser) == []
