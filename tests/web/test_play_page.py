@@ -303,3 +303,41 @@ def test_the_animated_table_settles_after_each_move(browser: WebDriver, server_u
         if turn == 1:
             _screenshot(browser, "scopa-animated")
     assert _console_errors(browser) == []
+
+
+#: Every game and variant of the catalog, its default players (and Tressette's
+#: four), each against another bot level; target 1: a hand or two is a whole game.
+EVERY_VARIANT = [
+    ("scopa", "SCOPA_VARIANT_SCOPA", 3, "random"),
+    ("scopa", "SCOPA_VARIANT_SCOPONE_SCIENTIFICO", 4, "greedy"),
+    ("scopa", "SCOPA_VARIANT_SCOPONE_CLASSICO", 4, "expert"),
+    ("scopa", "SCOPA_VARIANT_QUINDICI", 2, "random"),
+    ("scopa", "SCOPA_VARIANT_ESCOBA", 4, "greedy"),
+    ("scopa", "SCOPA_VARIANT_SCOPA_D_ASSI", 6, "expert"),
+    ("scopa", "SCOPA_VARIANT_CIRULLA", 2, "random"),
+    ("scopa", "SCOPA_VARIANT_RE_BELLO", 2, "greedy"),
+    ("tressette", "", 2, "greedy"),
+    ("tressette", "", 4, "expert"),
+]
+
+
+def test_the_list_of_variants_played_is_the_catalog(server_url: str) -> None:
+    with urllib.request.urlopen(f"{server_url}/v1/catalog", timeout=WAIT_SECONDS) as answer:
+        catalog = json.load(answer)
+    expected = {
+        (game["name"], variant["name"]) for game in catalog["games"] for variant in game["variants"]
+    } | {(game["name"], "") for game in catalog["games"] if not game["variants"]}
+    assert {(game, variant) for game, variant, _, _ in EVERY_VARIANT} == expected
+
+
+@pytest.mark.parametrize(("name", "variant", "players", "level"), EVERY_VARIANT)
+def test_every_game_and_variant_plays_to_its_end_on_a_phone(
+    browser: WebDriver, server_url: str, name: str, variant: str, players: int, level: str
+) -> None:
+    _viewport(browser, PHONE)
+    query = f"game={name}&variant={variant}&players={players}&level={level}&budget=5&target=1"
+    _open(browser, server_url, query)
+    _play_whole_game(browser, f"{name}-{variant or players}", check_width=True)
+    status = _check_final_sheet_against_the_api(browser, server_url)
+    assert (status["game"], status["players"]) == (name, players)
+    _check_nothing_hidden_reached_the_page(browser)

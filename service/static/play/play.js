@@ -210,15 +210,16 @@ const narrate = {
     log(`Redeal by ${e.dealer === HUMAN ? "you" : seatName(e.dealer)}${tableText(e.table)}.`);
   },
   async cardPlayed(e) {
-    const source = e.seat === HUMAN ? $("hand").querySelector(`[data-card="${e.card}"]`) : seatBox(e.seat);
+    // The card leaves the seat's hand: face up if the page knew it, else one of its backs.
+    const hand = seatBox(e.seat);
+    const source = hand?.querySelector(`[data-card="${e.card}"]`) ?? hand?.querySelector(".back");
     const placed = cardElement(e.card);
     placed.classList.add("just-played");
     placed.style.visibility = "hidden";
     centre().append(placed);
-    await fly(e.card, source, placed);
+    await fly(e.card, source ?? hand, placed);
     placed.style.visibility = "";
-    if (e.seat === HUMAN) source?.remove();
-    else seatBox(e.seat)?.querySelector(".back")?.remove();
+    source?.remove();
     log(`${seatName(e.seat)} ${e.seat === HUMAN ? "play" : "plays"} ${cardName(e.card)}.`);
     await wait(250);
   },
@@ -484,8 +485,11 @@ function offerChoices(options, done) {
       for (const code of move.take) button.append(cardElement(code));
     }
     button.addEventListener("click", () => done(move));
-    button.addEventListener("pointerenter", () => highlight(move.take ?? []));
-    button.addEventListener("pointerleave", () => highlight([]));
+    // Pointing at a choice (or tabbing to it) shows the cards it takes.
+    for (const shown of ["pointerenter", "focus"]) {
+      button.addEventListener(shown, () => highlight(move.take ?? []));
+    }
+    for (const hidden of ["pointerleave", "blur"]) button.addEventListener(hidden, () => highlight([]));
     box.append(button);
   }
   box.hidden = false;
