@@ -53,12 +53,8 @@ const api = {
 
 // ---------------------------------------------------------------- cards
 
-const SUITS = {
-  D: { italian: "denari", french: "♦", colour: "gold" },
-  C: { italian: "coppe", french: "♥", colour: "red" },
-  S: { italian: "spade", french: "♠", colour: "blue" },
-  B: { italian: "bastoni", french: "♣", colour: "green" },
-};
+// The French face's suit marks, by suit letter (coins, cups, swords, batons).
+const FRENCH_PIPS = { D: "♦", C: "♥", S: "♠", B: "♣" };
 
 // Italian and Spanish suit marks, drawn (no font or image needed).
 const SUIT_SVG = {
@@ -72,7 +68,6 @@ const game = {
   catalog: null, // GetCatalogResponse
   faces: new Map(), // face name -> Map(code -> { name, index })
   face: "FACE_ITALIAN",
-  name: "scopa",
   players: 2,
   levels: [],
   state: "",
@@ -103,7 +98,7 @@ function cardElement(code) {
   element.setAttribute("aria-label", cardName(code));
   const mark =
     game.face === "FACE_FRENCH"
-      ? `<span class="pip">${SUITS[suit].french}</span>`
+      ? `<span class="pip">${FRENCH_PIPS[suit]}</span>`
       : `<svg class="pip" viewBox="0 0 24 24" aria-hidden="true">${SUIT_SVG[suit]}</svg>`;
   const index = cardIndex(code);
   element.innerHTML = `<span class="index">${index}</span>${mark}<span class="index bottom">${index}</span>`;
@@ -545,7 +540,6 @@ async function playGame() {
 async function start(event) {
   event?.preventDefault();
   const info = selectedGame();
-  game.name = info.name;
   game.players = Number($("players").value);
   game.face = $("face").value;
   game.levels = [...$("levels").querySelectorAll("select")].map((s) => s.value);
