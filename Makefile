@@ -17,7 +17,7 @@ BUF := tools/buf/node_modules/.bin/buf
 PROMTOOL := build/promtool/usr/bin/promtool
 
 .PHONY: serve play test loadtest bench arena instructions fuzz slowloris lint typecheck gen openapi \
-	buf buf-baseline clean image image-test lock rules-check hadolint
+	buf buf-baseline clean image image-test lock rules-check hadolint chromium
 
 serve: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 	$(PY) -m service.main
@@ -27,12 +27,20 @@ serve: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 play: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 	$(VENV)/bin/mazzo play $(PLAY_ARGS)
 
-test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF) $(PROMTOOL)
+test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF) $(PROMTOOL) chromium
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) tools/buf_check.py
 	$(MAKE) --no-print-directory rules-check
 	$(PY) -m pytest
+
+# The web table's test (tests/web) drives Debian's Chromium with its driver:
+# installed here when missing (as root on Debian; elsewhere run the command).
+CHROMIUM_INSTALL := apt-get update && apt-get install -y chromium chromium-driver
+chromium:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+		{ echo "Chromium is missing; installing it: $(CHROMIUM_INSTALL)"; \
+		  $(CHROMIUM_INSTALL) || { echo "run as root: $(CHROMIUM_INSTALL)"; exit 1; }; }
 
 # Locust against a server started on free ports of 127.0.0.1; see loadtests/run.py.
 LOADTEST_SECONDS ?= 60

@@ -133,9 +133,9 @@ def create_app(
     cors_origins: Sequence[str] = (),
 ) -> Flask:
     """The gateway: the proto's routes, the probes /healthz and /readyz, the API
-    reference (/openapi.json, /docs), and /metrics only with ``metrics_on_rest``
-    (MAZZO_METRICS_ON_REST): by default it is on the metrics address alone, away
-    from callers.
+    reference (/openapi.json, /docs), the web table (/play), and /metrics only
+    with ``metrics_on_rest`` (MAZZO_METRICS_ON_REST): by default it is on the
+    metrics address alone, away from callers.
 
     ``ready`` says whether this process takes new work (False once it drains).
     """
@@ -152,6 +152,7 @@ def create_app(
     app.add_url_rule("/readyz", "readyz", _readyz(ready), methods=["GET"])
     allow_cross_origin(app, cors_origins)
     add_api_reference(app)
+    add_play_page(app)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
     instrument_flask(app, metrics, serve_metrics=metrics_on_rest)
@@ -248,3 +249,43 @@ def add_api_reference(app: Flask) -> None:
     app.add_url_rule("/openapi.json", "openapi", openapi, methods=["GET"])
     app.add_url_rule("/docs", "api_page", page, methods=["GET"])
     app.add_url_rule("/docs/rapidoc-min.js", "rapidoc", rapidoc, methods=["GET"])
+
+
+# ---------------------------------------------------------------- the web table
+
+PLAY_PAGE = _STATIC / "play"
+_MIMETYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+
+
+def add_play_page(app: Flask) -> None:
+    """GET /play: a page to play any game against the bots (service/static/play),
+    through the same REST calls as any client; its files are read once, here."""
+    files = {
+        path.name: (path.read_bytes(), _MIMETYPES[path.suffix])
+        for path in sorted(PLAY_PAGE.glob("*"))
+        if path.suffix in _MIMETYPES
+    }
+    if "index.html" not in files:  # an install built without it: the API itself still works
+        log.warning("no web table found in %s: /play is off", PLAY_PAGE)
+        return
+
+    def page() -> Response:
+        return _static_file(files, "index.html")
+
+    def asset(name: str) -> Response:
+        return _static_file(files, name)
+
+    app.add_url_rule("/play", "play_page", page, methods=["GET"])
+    app.add_url_rule("/play/<name>", "play_asset", asset, methods=["GET"])
+
+
+def _static_file(files: dict[str, tuple[bytes, str]], name: str) -> Response:
+    if name not in files:
+        return _error_response(
+            ApiError(grpc.StatusCode.NOT_FOUND, ServiceReason.NOT_FOUND, f"no file {name!r}")
+        )
+    body, mimetype = files[name]
+    response = Response(body, mimetype=mimetype)
+    # The page's files change with the server only: a browser checks again each load.
+    response.headers["Cache-Control"] = "no-cache"
+    return response

@@ -51,6 +51,8 @@ def test_typescript_client_plays_whole_games_against_a_live_server(rest_url: str
     passed = re.search(r"^ℹ pass (\d+)$", report, re.MULTILINE)
     assert passed and int(passed[1]) > 0 and re.search(r"^ℹ fail 0$", report, re.MULTILINE), report
     assert "✔ a Scopa game plays to its end" in report, report
+    assert "✔ a game against a bot with seat credentials" in report, report
+    assert "✔ suggest answers a legal move" in report, report
 
 
 

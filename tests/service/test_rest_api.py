@@ -523,8 +523,14 @@ def _proto_routes() -> set[tuple[str, str]]:
     return routes
 
 
-#: The routes of the API reference and the probes, beside the proto's.
-API_REFERENCE = {("GET", "/openapi.json"), ("GET", "/docs"), ("GET", "/docs/rapidoc-min.js")}
+#: The routes of the API reference and the web table, beside the proto's.
+API_REFERENCE = {
+    ("GET", "/openapi.json"),
+    ("GET", "/docs"),
+    ("GET", "/docs/rapidoc-min.js"),
+    ("GET", "/play"),
+    ("GET", "/play/<name>"),
+}
 PROBES = {("GET", "/healthz"), ("GET", "/readyz")}
 
 

@@ -26,6 +26,8 @@ import {
   NewGameResponseSchema,
   PlayRequestSchema,
   PlayResponseSchema,
+  SuggestRequestSchema,
+  SuggestResponseSchema,
   ValidateRequestSchema,
   ValidateResponseSchema,
   ViewRequestSchema,
@@ -35,6 +37,7 @@ import {
   type Move,
   type NewGameResponse,
   type PlayResponse,
+  type SuggestResponse,
   type ValidateResponse,
   type ViewResponse,
 } from "./gen/mazzo/v1/engine_pb.js";
@@ -54,6 +57,40 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Abort the call from outside (a screen that closes). */
   signal?: AbortSignal;
+}
+
+/** Options of a call made for one seat. */
+export interface SeatOptions extends CallOptions {
+  /**
+   * The seat's credential (NewGame's `seatCredentials`): the call is scoped to
+   * that seat (its view, its moves, its own and the public events). Needed on a
+   * server that requires seat credentials; see docs/security.md.
+   */
+  seatCredential?: string;
+}
+
+/** Options of Validate. */
+export interface ValidateOptions extends SeatOptions {
+  /** Compare-and-set: the ply the caller believes the state is at (ABORTED otherwise). */
+  expectedPly?: number;
+}
+
+/** Options of Play. */
+export interface PlayOptions extends ValidateOptions {
+  /** Answer only the events this seat may see (implied by `seatCredential`). */
+  eventsSeat?: number;
+}
+
+/** Options of Suggest: the computer player that chooses, and how long it thinks. */
+export interface SuggestOptions extends SeatOptions {
+  /** "random", "greedy" or "expert" (the default). */
+  level?: string;
+  /** Milliseconds the player may think (the server's default and cap apply). */
+  budgetMs?: number;
+  /** Seeds the player's choices. */
+  seed?: bigint;
+  /** At most this many simulated deals (expert). */
+  simulations?: number;
 }
 
 export interface ClientOptions {
@@ -134,15 +171,26 @@ export class MazzoClient {
     return this.call("GET", "/v1/catalog", undefined, GetCatalogResponseSchema, options);
   }
 
-  /** Shuffle (or take explicit decks) and deal. */
+  /**
+   * Shuffle (or take explicit decks) and deal. Ask `eventsSeat` in the request
+   * to receive only the events that seat may see.
+   */
   newGame(request: NewGameInit, options?: CallOptions): Promise<NewGameResponse> {
     const body = toJson(NewGameRequestSchema, create(NewGameRequestSchema, request));
     return this.call("POST", "/v1/games", body, NewGameResponseSchema, options);
   }
 
   /** Check and apply a move: the new state, the events and the status. */
-  play(state: Uint8Array, move: MoveInit | Move, options?: CallOptions): Promise<PlayResponse> {
-    const body = toJson(PlayRequestSchema, create(PlayRequestSchema, { state, move }));
+  play(state: Uint8Array, move: MoveInit | Move, options: PlayOptions = {}): Promise<PlayResponse> {
+    const { seatCredential, expectedPly, eventsSeat } = options;
+    const request = create(PlayRequestSchema, {
+      state,
+      move,
+      seatCredential,
+      expectedPly,
+      eventsSeat,
+    });
+    const body = toJson(PlayRequestSchema, request);
     return this.call("POST", "/v1/games:play", body, PlayResponseSchema, options);
   }
 
@@ -150,22 +198,42 @@ export class MazzoClient {
   validate(
     state: Uint8Array,
     move: MoveInit | Move,
-    options?: CallOptions,
+    options: ValidateOptions = {},
   ): Promise<ValidateResponse> {
-    const body = toJson(ValidateRequestSchema, create(ValidateRequestSchema, { state, move }));
+    const { seatCredential, expectedPly } = options;
+    const request = create(ValidateRequestSchema, { state, move, seatCredential, expectedPly });
+    const body = toJson(ValidateRequestSchema, request);
     return this.call("POST", "/v1/games:validate", body, ValidateResponseSchema, options);
   }
 
   /** Every legal move of the seat to play. */
-  legalMoves(state: Uint8Array, options?: CallOptions): Promise<LegalMovesResponse> {
-    const body = toJson(LegalMovesRequestSchema, create(LegalMovesRequestSchema, { state }));
+  legalMoves(state: Uint8Array, options: SeatOptions = {}): Promise<LegalMovesResponse> {
+    const request = create(LegalMovesRequestSchema, { state, seatCredential: options.seatCredential });
+    const body = toJson(LegalMovesRequestSchema, request);
     return this.call("POST", "/v1/games:legalMoves", body, LegalMovesResponseSchema, options);
   }
 
   /** What one seat may see. */
-  view(state: Uint8Array, seat: number, options?: CallOptions): Promise<ViewResponse> {
-    const body = toJson(ViewRequestSchema, create(ViewRequestSchema, { state, seat }));
+  view(state: Uint8Array, seat: number, options: SeatOptions = {}): Promise<ViewResponse> {
+    const request = create(ViewRequestSchema, { state, seat, seatCredential: options.seatCredential });
+    const body = toJson(ViewRequestSchema, request);
     return this.call("POST", "/v1/games:view", body, ViewResponseSchema, options);
+  }
+
+  /** The move a computer player (docs/bots.md) chooses for the seat to play. */
+  suggest(state: Uint8Array, seat: number, options: SuggestOptions = {}): Promise<SuggestResponse> {
+    const { level, budgetMs, seed, simulations, seatCredential } = options;
+    const request = create(SuggestRequestSchema, {
+      state,
+      seat,
+      level,
+      budgetMs,
+      seed,
+      simulations,
+      seatCredential,
+    });
+    const body = toJson(SuggestRequestSchema, request);
+    return this.call("POST", "/v1/games:suggest", body, SuggestResponseSchema, options);
   }
 
   private async call<Desc extends DescMessage>(

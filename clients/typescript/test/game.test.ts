@@ -104,3 +104,85 @@ test("a call with no answer in time is a DEADLINE_EXCEEDED MazzoError", async ()
   assert.equal(error.code, "DEADLINE_EXCEEDED");
   assert.equal(error.status, 0);
 });
+
+/** The credential NewGame issued for `seat`. */
+function credentialOf(game: { seatCredentials: { seat: number; credential: string }[] }, seat: number): string {
+  const found = game.seatCredentials.find((entry) => entry.seat === seat);
+  assert.ok(found, `no credential for seat ${seat}`);
+  return found.credential;
+}
+
+test("a game against a bot with seat credentials: each seat sees only its own cards", async () => {
+  const game = await mazzo.newGame({
+    players: 2,
+    eventsSeat: 0,
+    game: { case: "tressette", value: { target: 11 } },
+  });
+  assert.equal(game.seatCredentials.length, 2);
+  const human = credentialOf(game, 0);
+  const bot = credentialOf(game, 1);
+  // NewGame asked for seat 0's events: no card dealt to seat 1 is in the answer.
+  assert.ok(game.events.every((event) => event.visibleTo === undefined || event.visibleTo === 0));
+  let state = game.state;
+  let status = game.status;
+  for (let plies = 0; !status?.gameOver; plies++) {
+    assert.ok(plies < 200, "the game did not end");
+    const seat = status?.seatToPlay ?? -1;
+    const ply = status?.ply ?? -1;
+    let played: PlayResponse;
+    if (seat === 0) {
+      const legal = await mazzo.legalMoves(state, { seatCredential: human });
+      const check = await mazzo.validate(state, legal.moves[0], { seatCredential: human, expectedPly: ply });
+      assert.equal(check.legal, true, check.message);
+      played = await mazzo.play(state, legal.moves[0], { seatCredential: human, expectedPly: ply });
+    } else {
+      const suggestion = await mazzo.suggest(state, seat, {
+        level: "greedy",
+        budgetMs: 5,
+        seed: 7n,
+        seatCredential: bot,
+      });
+      assert.equal(suggestion.level, "greedy");
+      assert.ok(suggestion.move);
+      played = await mazzo.play(state, suggestion.move, { eventsSeat: 0, expectedPly: ply });
+    }
+    assert.ok(played.events.every((event) => event.visibleTo === undefined || event.visibleTo === 0));
+    assert.equal(played.status?.ply, ply + 1);
+    state = played.state;
+    status = played.status;
+  }
+  const view = await mazzo.view(state, 0, { seatCredential: human });
+  assert.equal(view.view?.status?.gameOver, true);
+});
+
+test("a seat credential scopes calls to its seat and expectedPly refuses a stale state", async () => {
+  const game = await mazzo.newGame({ players: 2, seed: 42n, game: { case: "scopa", value: {} } });
+  const other = credentialOf(game, 1);
+  const asOther = await refusal(mazzo.view(game.state, 0, { seatCredential: other }));
+  assert.equal(asOther.status, 403);
+  assert.equal(asOther.reason, "SEAT_NOT_PERMITTED");
+  const wrongSeat = await refusal(mazzo.legalMoves(game.state, { seatCredential: other }));
+  assert.equal(wrongSeat.status, 403);
+  const stale = await refusal(mazzo.play(game.state, { seat: 0, card: "9C" }, { expectedPly: 3 }));
+  assert.equal(stale.status, 409);
+  assert.equal(stale.reason, "STATE_VERSION_MISMATCH");
+  const staleCheck = await refusal(mazzo.validate(game.state, { seat: 0, card: "9C" }, { expectedPly: 1 }));
+  assert.equal(staleCheck.reason, "STATE_VERSION_MISMATCH");
+  const forged = await refusal(mazzo.view(game.state, 1, { seatCredential: "not-a-credential" }));
+  assert.equal(forged.status, 403);
+});
+
+test("suggest answers a legal move at the level asked, the same for the same seed", async () => {
+  const game = await mazzo.newGame({ players: 2, seed: 5n, game: { case: "scopa", value: {} } });
+  const options = { level: "expert", budgetMs: 50, simulations: 4, seed: 11n };
+  const first = await mazzo.suggest(game.state, 0, options);
+  const again = await mazzo.suggest(game.state, 0, { ...options, seatCredential: credentialOf(game, 0) });
+  assert.equal(first.level, "expert");
+  assert.ok(first.simulations > 0 && first.simulations <= 4, `${first.simulations} simulations`);
+  assert.deepEqual(again.move, first.move);
+  assert.ok(first.move);
+  const check = await mazzo.validate(game.state, first.move);
+  assert.equal(check.legal, true, check.message);
+  const notYours = await refusal(mazzo.suggest(game.state, 0, { seatCredential: credentialOf(game, 1) }));
+  assert.equal(notYours.status, 403);
+});

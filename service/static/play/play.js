@@ -1,0 +1,664 @@
+// The web table: one person (seat 0) against the bots, through the REST API.
+//
+// Every call follows the TypeScript client's contract (clients/typescript):
+// the human's calls carry seat 0's credential, NewGame and the bots' Plays ask
+// eventsSeat 0, so the page never receives a card seat 0 may not see; each
+// bot's move comes from Suggest with that bot's credential. The page exposes
+// its progress on <body>: data-phase (loading, setup, your-turn, choosing,
+// bots, over, error) and data-settled ("true" once the last events are shown).
+// `?fast=1` shows every event without animation time.
+
+const HUMAN = 0;
+const params = new URLSearchParams(location.search);
+const SPEED = params.get("fast") === "1" ? 0 : 1;
+const LEVELS = ["random", "greedy", "expert"];
+// The expert's thinking time per move (`?budget=` in milliseconds).
+const BUDGET_MS = Number(params.get("budget") ?? 300);
+const $ = (id) => document.getElementById(id);
+// Fast: no CSS animation or transition either (play.css).
+document.documentElement.classList.toggle("fast", SPEED === 0);
+
+// ---------------------------------------------------------------- the API
+
+class ApiError extends Error {
+  constructor(status, envelope) {
+    const error = envelope?.error ?? {};
+    const info = (error.details ?? []).find((d) => (d["@type"] ?? "").endsWith("ErrorInfo"));
+    super(`${error.status ?? status} ${info?.reason ?? ""}: ${error.message ?? "no answer"}`);
+    this.reason = info?.reason ?? "";
+  }
+}
+
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json().catch(() => undefined);
+  if (!response.ok || json === undefined) throw new ApiError(response.status, json);
+  return json;
+}
+
+const api = {
+  catalog: () => call("GET", "/v1/catalog"),
+  newGame: (request) => call("POST", "/v1/games", request),
+  play: (state, move, options) => call("POST", "/v1/games:play", { state, move, ...options }),
+  legalMoves: (state, seatCredential) =>
+    call("POST", "/v1/games:legalMoves", { state, seatCredential }),
+  view: (state, seat, seatCredential) =>
+    call("POST", "/v1/games:view", { state, seat, seatCredential }),
+  suggest: (state, seat, options) => call("POST", "/v1/games:suggest", { state, seat, ...options }),
+};
+
+// ---------------------------------------------------------------- cards
+
+// The French face's suit marks, by suit letter (coins, cups, swords, batons).
+const FRENCH_PIPS = { D: "♦", C: "♥", S: "♠", B: "♣" };
+
+// Italian and Spanish suit marks, drawn (no font or image needed).
+const SUIT_SVG = {
+  D: '<circle cx="12" cy="12" r="9" fill="#d9a400" stroke="#7a5a00" stroke-width="1.5"/><circle cx="12" cy="12" r="4" fill="none" stroke="#7a5a00" stroke-width="1.5"/>',
+  C: '<path d="M5 4h14c0 6-3 9-6 10v3h3v3H8v-3h3v-3C8 13 5 10 5 4z" fill="#c62828"/>',
+  S: '<path d="M12 2l2.2 3v11h-4.4V5z" fill="#1565c0"/><rect x="7" y="16" width="10" height="2" fill="#37474f"/><rect x="11" y="18" width="2" height="4" fill="#37474f"/>',
+  B: '<path d="M10 22l-1-9c-1.5-1-2-3-1.2-5C8.6 5 10 2.5 12.5 2.2c2.6-.3 4 2.3 3.6 4.6-.3 2-1.3 3.4-2.4 4.3L14 22z" fill="#8d5a2b" stroke="#4e2f12" stroke-width="1"/><path d="M8.2 9.5l-2 .8M15.6 8.5l2.2-.4M14.2 14l2 .6" stroke="#2e7d32" stroke-width="1.8" stroke-linecap="round"/>',
+};
+
+const game = {
+  catalog: null, // GetCatalogResponse
+  faces: new Map(), // face name -> Map(code -> { name, index })
+  face: "FACE_ITALIAN",
+  players: 2,
+  levels: [],
+  state: "",
+  credentials: [],
+  status: null,
+  view: null,
+  sheet: [], // { hand, sides: [SideScore] }
+  sides: 2,
+};
+
+function cardName(code) {
+  return game.faces.get(game.face)?.get(code)?.name ?? code;
+}
+
+function cardIndex(code) {
+  return game.faces.get(game.face)?.get(code)?.index ?? code.slice(0, -1);
+}
+
+/** A face-up card: its rank name in the chosen face and its suit, as elements. */
+function cardElement(code) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = "card";
+  element.dataset.card = code;
+  const suit = code.slice(-1);
+  element.dataset.suit = suit;
+  element.title = cardName(code);
+  element.setAttribute("aria-label", cardName(code));
+  const mark =
+    game.face === "FACE_FRENCH"
+      ? `<span class="pip">${FRENCH_PIPS[suit]}</span>`
+      : `<svg class="pip" viewBox="0 0 24 24" aria-hidden="true">${SUIT_SVG[suit]}</svg>`;
+  const index = cardIndex(code);
+  element.innerHTML = `<span class="index">${index}</span>${mark}<span class="index bottom">${index}</span>`;
+  element.classList.add(game.face === "FACE_FRENCH" ? "french" : "latin");
+  return element;
+}
+
+function backElement() {
+  const element = document.createElement("span");
+  element.className = "card back";
+  return element;
+}
+
+// ---------------------------------------------------------------- timing
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms * SPEED));
+
+function setPhase(phase) {
+  document.body.dataset.phase = phase;
+}
+
+function settle(settled) {
+  document.body.dataset.settled = String(settled);
+}
+
+/** Moves a copy of `card` from `from`'s box to `to`'s, then removes the copy. */
+async function fly(code, from, to, faceDown = false) {
+  if (!from || !to || SPEED === 0) return;
+  const start = from.getBoundingClientRect();
+  const end = to.getBoundingClientRect();
+  const ghost = faceDown ? backElement() : cardElement(code);
+  ghost.classList.add("flying");
+  ghost.style.left = `${start.left}px`;
+  ghost.style.top = `${start.top}px`;
+  document.body.append(ghost);
+  const dx = end.left + end.width / 2 - (start.left + ghost.offsetWidth / 2);
+  const dy = end.top + end.height / 2 - (start.top + ghost.offsetHeight / 2);
+  const animation = ghost.animate(
+    [{ transform: "translate(0, 0)" }, { transform: `translate(${dx}px, ${dy}px)` }],
+    { duration: 380, easing: "ease-in-out" },
+  );
+  await animation.finished.catch(() => {});
+  ghost.remove();
+}
+
+async function banner(text, ms = 900) {
+  const box = $("banner");
+  box.textContent = text;
+  box.classList.add("shown");
+  await wait(ms);
+  box.classList.remove("shown");
+}
+
+function log(text) {
+  const item = document.createElement("li");
+  item.textContent = text;
+  $("log").prepend(item);
+}
+
+// ---------------------------------------------------------------- seats and sides
+
+function seatName(seat) {
+  return seat === HUMAN ? "You" : `Seat ${seat} (${game.levels[seat]})`;
+}
+
+function sideOf(seat) {
+  return game.sides === game.players ? seat : seat % game.sides;
+}
+
+/** The verb for a seat or side: "you take", "Seat 1 takes". */
+function verb(you, base) {
+  return you ? base : `${base}s`;
+}
+
+function sideName(side) {
+  if (game.sides === game.players) return side === HUMAN ? "You" : `Seat ${side}`;
+  return side === sideOf(HUMAN) ? "Your side" : "Their side";
+}
+
+function pileBox(side) {
+  return side === sideOf(HUMAN) ? $("my-pile") : document.querySelector(`[data-side="${side}"] .pile`);
+}
+
+function seatBox(seat) {
+  return seat === HUMAN ? $("hand") : document.querySelector(`[data-seat="${seat}"] .cards`);
+}
+
+function centre() {
+  return $("table");
+}
+
+// ---------------------------------------------------------------- the events
+
+const narrate = {
+  async deal(e) {
+    await banner(`Hand ${e.handNumber}`, 600);
+    log(`Hand ${e.handNumber}: ${seatName(e.dealer)} ${verb(e.dealer === HUMAN, "deal")}${tableText(e.table)}.`);
+  },
+  async cardsDealt(e) {
+    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "are" : "is"} dealt ${names(e.cards)}.`);
+  },
+  async redeal(e) {
+    await banner("Redeal", 600);
+    log(`Redeal by ${e.dealer === HUMAN ? "you" : seatName(e.dealer)}${tableText(e.table)}.`);
+  },
+  async cardPlayed(e) {
+    // The card leaves the seat's hand: face up if the page knew it, else one of its backs.
+    const hand = seatBox(e.seat);
+    const source = hand?.querySelector(`[data-card="${e.card}"]`) ?? hand?.querySelector(".back");
+    const placed = cardElement(e.card);
+    placed.classList.add("just-played");
+    placed.style.visibility = "hidden";
+    centre().append(placed);
+    await fly(e.card, source ?? hand, placed);
+    placed.style.visibility = "";
+    source?.remove();
+    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "play" : "plays"} ${cardName(e.card)}.`);
+    await wait(250);
+  },
+  async capture(e) {
+    const taken = [e.card, ...e.taken];
+    const shown = taken.map((code) => centre().querySelector(`[data-card="${code}"]`));
+    shown.forEach((element) => element?.classList.add("taken"));
+    if (e.sweep) await banner("Scopa!", 900);
+    else await wait(450);
+    await Promise.all(taken.map((code, i) => fly(code, shown[i], pileBox(e.side))));
+    shown.forEach((element) => element?.remove());
+    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "take" : "takes"} ${names(e.taken)} with ${cardName(e.card)}${e.sweep ? ": a sweep (scopa)!" : "."}`);
+  },
+  async leftoversTaken(e) {
+    const you = game.sides === game.players && e.side === HUMAN;
+    if (e.cards.length) log(`${sideName(e.side)} ${verb(you, "take")} the last cards: ${names(e.cards)}.`);
+    await flyAll(e.cards, pileBox(e.side));
+  },
+  async firstTableTaken(e) {
+    const you = game.sides === game.players && e.side === HUMAN;
+    log(`${sideName(e.side)} ${verb(you, "take")} the first table (${names(e.cards)})${e.sweeps ? `, ${e.sweeps} sweep(s)` : ""}.`);
+    await flyAll(e.cards, pileBox(e.side));
+  },
+  async declaration(e) {
+    await banner(`${seatName(e.seat)}: ${e.kind}`, 900);
+    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "declare" : "declares"} ${e.kind} (${names(e.cards)}), ${e.points} points.`);
+  },
+  async trickWon(e) {
+    await wait(500);
+    await flyAll(e.cards, pileBox(e.side));
+    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "win" : "wins"} the trick: ${names(e.cards)}.`);
+  },
+  async cardDrawn(e) {
+    await fly(e.card, $("stock"), seatBox(e.seat), false);
+    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "draw" : "draws"} ${cardName(e.card)}.`);
+  },
+  async napoletanaDeclared(e) {
+    await banner(`${seatName(e.seat)}: napoletana`, 900);
+    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "declare" : "declares"} a napoletana (${names(e.cards)}), ${e.points} points.`);
+  },
+  async handScored(e) {
+    game.sheet.push(e);
+    renderSheet(e.scores);
+    const totals = e.sides.map((s) => `${sideName(s.side)} ${s.total}`).join(", ");
+    log(`Hand ${e.handNumber} scored: ${totals}.`);
+    await banner(`Hand ${e.handNumber}: ${totals}`, 1600);
+  },
+  async gameOver(e) {
+    log(`Game over: ${sideName(e.winningSide)} ${game.sides === game.players && e.winningSide === HUMAN ? "win" : "wins"} (${e.scores.join(" – ")}).`);
+  },
+};
+
+async function flyAll(codes, to) {
+  const shown = codes.map((code) => centre().querySelector(`[data-card="${code}"]`));
+  await Promise.all(codes.map((code, i) => fly(code, shown[i], to)));
+  shown.forEach((element) => element?.remove());
+}
+
+function names(codes) {
+  return codes.map(cardName).join(", ");
+}
+
+function tableText(table) {
+  return table?.length ? `; on the table ${names(table)}` : "";
+}
+
+async function show(events) {
+  settle(false);
+  for (const event of events) {
+    const [kind, body] = Object.entries(event).find(([key]) => key !== "visibleTo") ?? [];
+    if (kind && narrate[kind]) await narrate[kind](body);
+  }
+}
+
+// ---------------------------------------------------------------- rendering the view
+
+function render() {
+  const view = game.view;
+  const status = view.status;
+  document.body.dataset.gameId = status.gameId;
+  document.body.dataset.ply = String(status.ply);
+  renderOpponents(view);
+  const centreCards = view.scopa ? view.scopa.table : (view.tressette?.trick ?? []);
+  const table = $("table");
+  table.replaceChildren(...centreCards.map(cardElement));
+  table.classList.toggle("trick", !view.scopa);
+  const stock = $("stock");
+  stock.textContent = view.stockSize ? String(view.stockSize) : "";
+  stock.hidden = !view.stockSize;
+  const before = new Set([...$("hand").children].map((c) => c.dataset.card));
+  $("hand").replaceChildren(
+    ...view.hand.map((code) => {
+      const element = cardElement(code);
+      if (!before.has(code)) element.classList.add("appear");
+      return element;
+    }),
+  );
+  $("my-pile").textContent = pileText(view.piles, sideOf(HUMAN));
+  renderStatus(status);
+}
+
+function renderOpponents(view) {
+  const boxes = [];
+  for (let seat = 0; seat < game.players; seat++) {
+    if (seat === HUMAN) continue;
+    const box = document.createElement("div");
+    box.className = "seat";
+    box.dataset.seat = String(seat);
+    box.dataset.side = String(sideOf(seat));
+    if (view.status.seatToPlay === seat) box.classList.add("to-play");
+    const known = view.known.find((k) => k.seat === seat)?.cards ?? [];
+    const cards = document.createElement("div");
+    cards.className = "cards small";
+    cards.append(...known.map(cardElement));
+    for (let i = known.length; i < view.handSizes[seat]; i++) cards.append(backElement());
+    const head = document.createElement("div");
+    head.className = "seat-head";
+    head.innerHTML = `<span class="seat-name"></span> <span class="pile"></span>`;
+    head.querySelector(".seat-name").textContent = seatName(seat);
+    const side = sideOf(seat);
+    head.querySelector(".pile").textContent =
+      side === sideOf(HUMAN) ? "partner" : pileText(view.piles, side);
+    box.append(head, cards);
+    boxes.push(box);
+  }
+  $("opponents").replaceChildren(...boxes);
+  $("opponents").dataset.count = String(boxes.length);
+}
+
+function pileText(piles, side) {
+  const pile = piles.find((p) => p.side === side);
+  if (!pile) return "";
+  const sweeps = pile.sweeps ? ` · ${pile.sweeps} scop${pile.sweeps === 1 ? "a" : "e"}` : "";
+  return `${pile.cards.length} taken${sweeps}`;
+}
+
+function renderStatus(status) {
+  const scores = status.scores.map((score, side) => `${sideName(side)} ${score}`).join(" · ");
+  let text;
+  if (status.gameOver) {
+    text = `Game over. ${sideName(status.winningSide)} won. ${scores}`;
+  } else if (status.seatToPlay === HUMAN) {
+    text = `Your turn. ${scores} (to ${status.target})`;
+  } else {
+    text = `${seatName(status.seatToPlay)} is thinking… ${scores} (to ${status.target})`;
+  }
+  $("status").textContent = text;
+}
+
+// ---------------------------------------------------------------- the score sheet
+
+const SCOPA_COLUMNS = [
+  ["cardsPoint", "cards"],
+  ["denariPoint", "coins"],
+  ["settebelloPoint", "settebello"],
+  ["primieraPoint", "primiera"],
+  ["sweeps", "sweeps"],
+  ["napola", "napola"],
+  ["reBelloPoint", "re bello"],
+  ["grande", "grande"],
+  ["piccola", "piccola"],
+  ["declarations", "declarations"],
+];
+const TRESSETTE_COLUMNS = [
+  ["cardPoints", "cards"],
+  ["lastTrickPoint", "last trick"],
+  ["napoletana", "napoletana"],
+];
+
+function detail(side) {
+  if (side.scopa) {
+    const s = side.scopa;
+    const parts = SCOPA_COLUMNS.filter(([key]) => s[key]).map(([key, label]) => `${label} ${s[key]}`);
+    return `${parts.join(", ") || "nothing"} (${s.cards} cards, ${s.denari} coins, primiera ${s.primiera})`;
+  }
+  if (side.tressette) {
+    const s = side.tressette;
+    const parts = TRESSETTE_COLUMNS.filter(([key]) => s[key]).map(([key, label]) => `${label} ${s[key]}`);
+    return `${parts.join(", ") || "nothing"} (${s.thirds} thirds)`;
+  }
+  return "";
+}
+
+function renderSheet(scores) {
+  const table = $("scores");
+  const head = `<thead><tr><th>Hand</th>${scores.map((_, side) => `<th>${sideName(side)}</th>`).join("")}</tr></thead>`;
+  const rows = game.sheet
+    .map((hand) => {
+      const cells = scores
+        .map((_, side) => {
+          const score = hand.sides.find((s) => s.side === side);
+          return `<td><b>${score?.total ?? 0}</b><small>${score ? detail(score) : ""}</small></td>`;
+        })
+        .join("");
+      return `<tr><th>${hand.handNumber}</th>${cells}</tr>`;
+    })
+    .join("");
+  const match = scores.map((score, side) => `<td data-side="${side}">${score}</td>`).join("");
+  table.innerHTML = `${head}<tbody>${rows}</tbody><tfoot><tr><th>Match</th>${match}</tr></tfoot>`;
+  table.dataset.scores = scores.join(",");
+  $("sheet").hidden = false;
+}
+
+// ---------------------------------------------------------------- playing
+
+/** Refreshes the page from seat 0's view of the new state. */
+async function refresh() {
+  game.view = (await api.view(game.state, HUMAN, game.credentials[HUMAN])).view;
+  game.status = game.view.status;
+  render();
+}
+
+async function apply(answer) {
+  game.state = answer.state;
+  await show(answer.events);
+  await refresh();
+}
+
+/** Waits for the person to choose a move by clicking: a card, then a choice when it has several. */
+function chooseMove(moves) {
+  return new Promise((resolve) => {
+    const hand = $("hand");
+    const playable = new Set(moves.map((m) => m.card));
+    for (const element of hand.children) {
+      element.disabled = !playable.has(element.dataset.card);
+      element.classList.toggle("playable", !element.disabled);
+    }
+    hand.onclick = (click) => {
+      const element = click.target.closest(".card");
+      if (!element || element.disabled) return;
+      const options = moves.filter((m) => m.card === element.dataset.card);
+      for (const other of hand.children) other.classList.toggle("chosen", other === element);
+      if (options.length === 1) return done(options[0]);
+      offerChoices(options, done);
+    };
+    const done = (move) => {
+      // Synchronously: whoever waits for the next turn sees this one is taken.
+      setPhase("playing");
+      settle(false);
+      hand.onclick = null;
+      $("choices").hidden = true;
+      for (const element of hand.children) element.disabled = true;
+      resolve(move);
+    };
+    setPhase("your-turn");
+    settle(true);
+  });
+}
+
+/** The captures (and the lay, where taking is optional) of one card, as buttons. */
+function offerChoices(options, done) {
+  const box = $("choices");
+  box.replaceChildren();
+  for (const move of options) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "choice";
+    if (move.lay) {
+      button.textContent = "Lay it on the table";
+      button.dataset.lay = "true";
+    } else {
+      button.append("Take ");
+      for (const code of move.take) button.append(cardElement(code));
+    }
+    button.addEventListener("click", () => done(move));
+    // Pointing at a choice (or tabbing to it) shows the cards it takes.
+    for (const shown of ["pointerenter", "focus"]) {
+      button.addEventListener(shown, () => highlight(move.take ?? []));
+    }
+    for (const hidden of ["pointerleave", "blur"]) button.addEventListener(hidden, () => highlight([]));
+    box.append(button);
+  }
+  box.hidden = false;
+  setPhase("choosing");
+}
+
+function highlight(codes) {
+  for (const element of $("table").children) {
+    element.classList.toggle("taken", codes.includes(element.dataset.card));
+  }
+}
+
+async function humanTurn() {
+  const { moves } = await api.legalMoves(game.state, game.credentials[HUMAN]);
+  const move = await chooseMove(moves);
+  const answer = await api.play(game.state, move, {
+    seatCredential: game.credentials[HUMAN],
+    expectedPly: game.status.ply,
+  });
+  await apply(answer);
+}
+
+async function botTurn(seat) {
+  setPhase("bots");
+  const level = game.levels[seat];
+  const { move } = await api.suggest(game.state, seat, {
+    level,
+    budgetMs: level === "expert" ? BUDGET_MS : 0,
+    seatCredential: game.credentials[seat],
+  });
+  // The bot's Play answers only what seat 0 may see: no bot card reaches the page.
+  const answer = await api.play(game.state, move, { eventsSeat: HUMAN, expectedPly: game.status.ply });
+  await apply(answer);
+}
+
+async function playGame() {
+  while (!game.status.gameOver) {
+    if (game.status.seatToPlay === HUMAN) await humanTurn();
+    else await botTurn(game.status.seatToPlay);
+  }
+  const won = game.status.winningSide;
+  const mine = won === sideOf(HUMAN);
+  $("result-text").textContent = `${mine ? (game.sides === game.players ? "You win" : "Your side wins") : `${sideName(won)} wins`} ${game.status.scores.join(" – ")}`;
+  $("result").classList.toggle("lost", !mine);
+  $("result").hidden = false;
+  setPhase("over");
+  document.body.dataset.finalScores = game.status.scores.join(",");
+  document.body.dataset.state = game.state;
+  document.body.dataset.seatCredential = game.credentials[HUMAN];
+  settle(true);
+}
+
+async function start(event) {
+  event?.preventDefault();
+  const info = selectedGame();
+  game.players = Number($("players").value);
+  game.face = $("face").value;
+  game.levels = [...$("levels").querySelectorAll("select")].map((s) => s.value);
+  game.levels.unshift("you");
+  game.sheet = [];
+  game.sides = game.players >= 4 ? 2 : game.players;
+  const options = {};
+  if (info.variants.length) options.variant = $("variant").value;
+  if (info.options.some((o) => o.name === "face")) options.face = game.face;
+  const target = Number($("target").value);
+  if (target > 0) options.target = target;
+  setPhase("bots");
+  settle(false);
+  $("board").hidden = false;
+  $("log").replaceChildren();
+  $("log-box").hidden = false;
+  renderSheet(Array(game.sides).fill(0));
+  $("result").hidden = true;
+  delete document.body.dataset.finalScores;
+  try {
+    const answer = await api.newGame({ players: game.players, eventsSeat: HUMAN, [info.name]: options });
+    game.credentials = [];
+    for (const { seat, credential } of answer.seatCredentials) game.credentials[seat] = credential;
+    game.state = answer.state;
+    game.status = answer.status;
+    game.view = null;
+    $("hand").replaceChildren();
+    $("table").replaceChildren();
+    await show(answer.events);
+    await refresh();
+    await playGame();
+  } catch (error) {
+    $("status").textContent = `Error: ${error.message}`;
+    setPhase("error");
+    settle(true);
+  }
+}
+
+// ---------------------------------------------------------------- the set-up form
+
+function selectedGame() {
+  return game.catalog.games.find((g) => g.name === $("game").value);
+}
+
+function variantTitle(info, name) {
+  return info.variants.find((v) => v.name === name)?.title ?? name;
+}
+
+function fillOptions(select, entries, chosen) {
+  select.replaceChildren(
+    ...entries.map(([value, label]) => {
+      const option = new Option(label, value);
+      option.selected = String(value) === String(chosen);
+      return option;
+    }),
+  );
+}
+
+function onGameChange() {
+  const info = selectedGame();
+  const variantLabel = $("variant").closest("label");
+  variantLabel.hidden = info.variants.length === 0;
+  fillOptions($("variant"), info.variants.map((v) => [v.name, variantTitle(info, v.name)]), params.get("variant") ?? info.variants[0]?.name);
+  onVariantChange();
+}
+
+function onVariantChange() {
+  const info = selectedGame();
+  const variant = info.variants.find((v) => v.name === $("variant").value);
+  const counts = variant?.playerCounts ?? info.playerCounts;
+  const chosen = params.get("players") ?? variant?.defaultPlayers ?? counts[0];
+  fillOptions($("players"), counts.map((n) => [n, `${n}`]), counts.includes(Number(chosen)) ? chosen : counts[0]);
+  const target = info.options.find((o) => o.name === "target");
+  $("target").value = params.get("target") ?? variant?.presets?.target ?? target?.defaultValue ?? "";
+  const preset = variant?.presets?.face;
+  if (preset && !params.get("face")) $("face").value = preset;
+  onPlayersChange();
+}
+
+function onPlayersChange() {
+  const players = Number($("players").value);
+  const level = params.get("level") ?? "greedy";
+  const selects = [];
+  for (let seat = 1; seat < players; seat++) {
+    const label = document.createElement("label");
+    label.textContent = `Seat ${seat} `;
+    const select = document.createElement("select");
+    select.dataset.seat = String(seat);
+    fillOptions(select, LEVELS.map((l) => [l, l]), level);
+    label.append(select);
+    selects.push(label);
+  }
+  $("levels").replaceChildren(...selects);
+}
+
+async function init() {
+  try {
+    game.catalog = await api.catalog();
+  } catch (error) {
+    $("status").textContent = `The catalog could not be read: ${error.message}`;
+    setPhase("error");
+    return;
+  }
+  for (const info of game.catalog.games) {
+    for (const face of info.faces) {
+      game.faces.set(face.name, new Map(face.cards.map((c) => [c.code, c])));
+    }
+  }
+  const faceTitle = (name) => name.replace("FACE_", "").toLowerCase();
+  fillOptions($("face"), [...game.faces.keys()].map((f) => [f, faceTitle(f)]), params.get("face") ?? "FACE_ITALIAN");
+  fillOptions($("game"), game.catalog.games.map((g) => [g.name, g.title]), params.get("game") ?? "scopa");
+  $("game").addEventListener("change", onGameChange);
+  $("variant").addEventListener("change", onVariantChange);
+  $("players").addEventListener("change", onPlayersChange);
+  $("setup").addEventListener("submit", start);
+  $("again").addEventListener("click", start);
+  onGameChange();
+  setPhase("setup");
+  settle(true);
+}
+
+init();

@@ -1,0 +1,343 @@
+"""The web table (/play) in a real browser: Debian's Chromium, driven by Selenium.
+
+A person's whole games are played by clicking (a card, then a capture when it
+has several), against bots asked through Suggest; the final score sheet is
+checked against the API's own View of the final state, and every answer the page
+received is checked for cards seat 0 may not see. Screenshots go to
+build/test-artifacts/web/. Chromium comes from Debian (`make test` installs it
+when missing); this test is never skipped: without it, it fails saying how to
+install it. Waits are on the page's data-phase and data-settled attributes
+(60 s bounds), and `?fast=1` shows events without animation time.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.service.processes import REPO, started
+
+INSTALL = "apt-get update && apt-get install -y chromium chromium-driver"
+ARTIFACTS = REPO / "build" / "test-artifacts" / "web"
+WAIT_SECONDS = 60.0
+#: How often a wait looks again (a wait ends as soon as its condition holds).
+POLL_SECONDS = 0.02
+PHONE = {"width": 375, "height": 667, "deviceScaleFactor": 2, "mobile": True}
+DESKTOP = {"width": 1100, "height": 860, "deviceScaleFactor": 1, "mobile": False}
+#: Phases where the page waits for the person, or has finished.
+RESTING = ("your-turn", "choosing", "over", "error")
+MAX_CLICKS = 400
+
+#: Wraps the page's fetch to keep every JSON answer, for the visibility check.
+RECORD_ANSWERS = """
+window.__answers = [];
+const original = window.fetch;
+window.fetch = async (...args) => {
+  const response = await original(...args);
+  response.clone().json().then((json) => window.__answers.push(json)).catch(() => {});
+  return response;
+};
+"""
+
+
+def _executable(name: str) -> str:
+    found = shutil.which(name)
+    assert found, f"{name} is missing; install Debian's Chromium and its driver: {INSTALL}"
+    return found
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    with started() as served:
+        served.wait_until_listening()
+        yield f"http://127.0.0.1:{served.ports['REST']}"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = _executable("chromium")
+    profile = tempfile.mkdtemp(prefix="mazzo-chromium-")
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        "--window-size=1100,860",
+    ):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(_executable("chromedriver")), options=options)
+    driver.set_page_load_timeout(WAIT_SECONDS)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _screenshot(driver: WebDriver, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def _viewport(driver: WebDriver, metrics: dict[str, Any]) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+
+def _body(driver: WebDriver, name: str) -> str | None:
+    return driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
+
+
+def _resting_phase(driver: WebDriver) -> str:
+    """The phase once the page has shown every event and waits (or has finished)."""
+
+    def rested(d: WebDriver) -> str | bool:
+        phase = _body(d, "phase")
+        return phase if phase in RESTING and _body(d, "settled") == "true" else False
+
+    phase: str = WebDriverWait(driver, WAIT_SECONDS, poll_frequency=POLL_SECONDS).until(rested)
+    return phase
+
+
+def _overflowing(driver: WebDriver) -> list[str]:
+    """Elements reaching past the viewport's right edge, and the page's own overflow."""
+    found: list[str] = driver.execute_script(
+        """
+        const width = document.documentElement.clientWidth;
+        const wide = [...document.querySelectorAll("body *")]
+          .filter((e) => !e.classList.contains("flying") && e.getClientRects().length)
+          .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+          .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.getBoundingClientRect().right}`);
+        const scrolled = document.documentElement.scrollWidth;
+        if (scrolled > width) wide.push(`scrollWidth ${scrolled} > ${width}`);
+        return wide;
+        """
+    )
+    return found
+
+
+def _console_errors(driver: WebDriver) -> list[str]:
+    """What the page logged as errors since the last look (uncaught exceptions too)."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def _open(driver: WebDriver, url: str, query: str, *, fast: bool = True) -> None:
+    _console_errors(driver)  # forget the previous page's
+    driver.get(f"{url}/play?{'fast=1&' if fast else ''}{query}")
+    assert _resting_phase_or_setup(driver) == "setup"
+    driver.execute_script(RECORD_ANSWERS)
+
+
+def _resting_phase_or_setup(driver: WebDriver) -> str:
+    phase: str = WebDriverWait(driver, WAIT_SECONDS, poll_frequency=POLL_SECONDS).until(
+        lambda d: _body(d, "phase") if _body(d, "phase") in ("setup", "error") else False
+    )
+    return phase
+
+
+def _play_whole_game(driver: WebDriver, name: str, *, check_width: bool = False) -> dict[str, int]:
+    """Clicks New game, then a playable card each turn (and a choice when offered)
+    until the game is over; returns how many turns and choices were clicked."""
+    driver.find_element(By.ID, "start").click()
+    clicks = {"cards": 0, "choices": 0, "lays offered": 0}
+    for turn in range(MAX_CLICKS):
+        phase = _resting_phase(driver)
+        if phase == "over":
+            assert _console_errors(driver) == []
+            return clicks
+        assert phase != "error", driver.find_element(By.ID, "status").text
+        if check_width:
+            assert _overflowing(driver) == []
+        if turn == 6:
+            _screenshot(driver, f"{name}-mid-game")
+        if phase == "choosing":
+            choices = driver.find_elements(By.CSS_SELECTOR, "#choices .choice")
+            assert len(choices) >= 2, "a choice is offered only between several moves"
+            lays = [choice for choice in choices if choice.get_attribute("data-lay") == "true"]
+            clicks["lays offered"] += len(lays)
+            choices[turn % len(choices)].click()
+            clicks["choices"] += 1
+        else:
+            cards = driver.find_elements(By.CSS_SELECTOR, "#hand .card.playable")
+            assert cards, "your turn, but no card to click"
+            cards[turn % len(cards)].click()
+            clicks["cards"] += 1
+    raise AssertionError(f"the game did not end in {MAX_CLICKS} clicks")
+
+
+def _api(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url + path, json.dumps(body).encode(), {"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=WAIT_SECONDS) as answer:
+        reply: dict[str, Any] = json.load(answer)
+        return reply
+
+
+def _check_final_sheet_against_the_api(driver: WebDriver, url: str) -> dict[str, Any]:
+    """The page's final scores, its score sheet and the API's View of its final state agree."""
+    state, credential = _body(driver, "state"), _body(driver, "seat-credential")
+    final = _body(driver, "final-scores")
+    assert state and credential and final
+    status = _api(url, "/v1/games:view", {"state": state, "seat": 0, "seatCredential": credential})[
+        "view"
+    ]["status"]
+    assert status["gameOver"] is True
+    scores = [int(score) for score in final.split(",")]
+    assert scores == status["scores"]
+    assert max(scores) >= status["target"]
+    match_row = driver.find_elements(By.CSS_SELECTOR, "#scores tfoot td")
+    assert [int(cell.text) for cell in match_row] == status["scores"]
+    # Each hand's row: the sides' points, which add up to the match score.
+    rows = driver.find_elements(By.CSS_SELECTOR, "#scores tbody tr")
+    assert rows, "no hand on the score sheet"
+    per_hand = [[int(b.text) for b in row.find_elements(By.CSS_SELECTOR, "td b")] for row in rows]
+    assert [sum(column) for column in zip(*per_hand, strict=True)] == status["scores"]
+    assert status["handNumber"] == len(rows)
+    return status
+
+
+def _check_nothing_hidden_reached_the_page(driver: WebDriver) -> None:
+    answers: list[dict[str, Any]] = driver.execute_script("return window.__answers")
+    events = [event for answer in answers for event in answer.get("events", [])]
+    assert events, "no events recorded"
+    assert all(event.get("visibleTo", 0) == 0 for event in events)
+    dealt = [event["cardsDealt"]["seat"] for event in events if "cardsDealt" in event]
+    assert dealt and set(dealt) == {0}
+    views = [answer["view"] for answer in answers if "view" in answer]
+    assert views and all(view["seat"] == 0 for view in views)
+
+
+def test_a_whole_scopa_game_is_played_by_clicking_and_its_score_sheet_matches_the_api(
+    browser: WebDriver, server_url: str
+) -> None:
+    _viewport(browser, DESKTOP)
+    _open(browser, server_url, "game=scopa&players=2&level=greedy")
+    _screenshot(browser, "scopa-setup")
+    clicks = _play_whole_game(browser, "scopa")
+    _screenshot(browser, "scopa-final")
+    status = _check_final_sheet_against_the_api(browser, server_url)
+    assert status["game"] == "scopa"
+    assert clicks["cards"] >= 18, clicks  # a hand at least: 18 cards of seat 0
+    _check_nothing_hidden_reached_the_page(browser)
+
+
+def test_a_whole_tressette_game_on_a_phone_has_no_horizontal_scrolling(
+    browser: WebDriver, server_url: str
+) -> None:
+    _viewport(browser, PHONE)
+    _open(browser, server_url, "game=tressette&players=2&level=expert&budget=10&target=11")
+    assert _overflowing(browser) == []
+    _screenshot(browser, "phone-setup")
+    clicks = _play_whole_game(browser, "tressette-phone", check_width=True)
+    assert _overflowing(browser) == []
+    _screenshot(browser, "tressette-phone-final")
+    status = _check_final_sheet_against_the_api(browser, server_url)
+    assert status["game"] == "tressette"
+    assert clicks["cards"] >= 20, clicks
+    _check_nothing_hidden_reached_the_page(browser)
+
+
+def test_a_capture_with_several_choices_is_chosen_by_a_second_click(
+    browser: WebDriver, server_url: str
+) -> None:
+    # Escoba (sums of fifteen, taking optional: a lay is a choice too), Spanish cards.
+    _viewport(browser, DESKTOP)
+    query = "game=scopa&variant=SCOPA_VARIANT_ESCOBA&players=2&level=random&target=11"
+    _open(browser, server_url, query)
+    clicks = _play_whole_game(browser, "escoba")
+    _screenshot(browser, "escoba-final")
+    assert clicks["choices"] > 0 and clicks["lays offered"] > 0, clicks
+    _check_final_sheet_against_the_api(browser, server_url)
+    faces = browser.find_elements(By.CSS_SELECTOR, "#face option:checked")
+    assert [face.get_attribute("value") for face in faces] == ["FACE_SPANISH"]
+
+
+def test_a_whole_four_player_team_game_on_a_phone(browser: WebDriver, server_url: str) -> None:
+    # Scopone scientifico: three others side by side, a partner, the sheet by side.
+    _viewport(browser, PHONE)
+    query = "game=scopa&variant=SCOPA_VARIANT_SCOPONE_SCIENTIFICO&level=random&target=3"
+    _open(browser, server_url, query)
+    clicks = _play_whole_game(browser, "scopone-phone", check_width=True)
+    _screenshot(browser, "scopone-phone-final")
+    status = _check_final_sheet_against_the_api(browser, server_url)
+    assert status["players"] == 4 and len(status["scores"]) == 2
+    assert clicks["cards"] >= 10, clicks  # a Scopone hand: ten cards each
+    headers = browser.find_elements(By.CSS_SELECTOR, "#scores thead th")
+    assert [h.text for h in headers] == ["Hand", "Your side", "Their side"]
+    _check_nothing_hidden_reached_the_page(browser)
+
+
+def test_the_animated_table_settles_after_each_move(browser: WebDriver, server_url: str) -> None:
+    # Without ?fast=1 the events take their animation time; the page says when it is done.
+    _viewport(browser, DESKTOP)
+    _open(browser, server_url, "game=scopa&players=2&level=greedy", fast=False)
+    browser.find_element(By.ID, "start").click()
+    assert _resting_phase(browser) == "your-turn"
+    for turn in range(3):
+        ply = int(_body(browser, "ply") or -1)
+        browser.find_elements(By.CSS_SELECTOR, "#hand .card.playable")[0].click()
+        if _body(browser, "phase") == "choosing":
+            browser.find_elements(By.CSS_SELECTOR, "#choices .choice")[0].click()
+        assert _body(browser, "settled") == "false"
+        assert _resting_phase(browser) == "your-turn"
+        assert int(_body(browser, "ply") or -1) == ply + 2  # the person's move and the bot's
+        if turn == 1:
+            _screenshot(browser, "scopa-animated")
+    assert _console_errors(browser) == []
+
+
+#: Every game and variant of the catalog, its default players (and Tressette's
+#: four), each against another bot level; target 1: a hand or two is a whole game.
+EVERY_VARIANT = [
+    ("scopa", "SCOPA_VARIANT_SCOPA", 3, "random"),
+    ("scopa", "SCOPA_VARIANT_SCOPONE_SCIENTIFICO", 4, "greedy"),
+    ("scopa", "SCOPA_VARIANT_SCOPONE_CLASSICO", 4, "expert"),
+    ("scopa", "SCOPA_VARIANT_QUINDICI", 2, "random"),
+    ("scopa", "SCOPA_VARIANT_ESCOBA", 4, "greedy"),
+    ("scopa", "SCOPA_VARIANT_SCOPA_D_ASSI", 6, "expert"),
+    ("scopa", "SCOPA_VARIANT_CIRULLA", 2, "random"),
+    ("scopa", "SCOPA_VARIANT_RE_BELLO", 2, "greedy"),
+    ("tressette", "", 2, "greedy"),
+    ("tressette", "", 4, "expert"),
+]
+
+
+def test_the_list_of_variants_played_is_the_catalog(server_url: str) -> None:
+    with urllib.request.urlopen(f"{server_url}/v1/catalog", timeout=WAIT_SECONDS) as answer:
+        catalog = json.load(answer)
+    expected = {
+        (game["name"], variant["name"]) for game in catalog["games"] for variant in game["variants"]
+    } | {(game["name"], "") for game in catalog["games"] if not game["variants"]}
+    assert {(game, variant) for game, variant, _, _ in EVERY_VARIANT} == expected
+
+
+@pytest.mark.parametrize(("name", "variant", "players", "level"), EVERY_VARIANT)
+def test_every_game_and_variant_plays_to_its_end_on_a_phone(
+    browser: WebDriver, server_url: str, name: str, variant: str, players: int, level: str
+) -> None:
+    _viewport(browser, PHONE)
+    query = f"game={name}&variant={variant}&players={players}&level={level}&budget=5&target=1"
+    _open(browser, server_url, query)
+    _play_whole_game(browser, f"{name}-{variant or players}", check_width=True)
+    status = _check_final_sheet_against_the_api(browser, server_url)
+    assert (status["game"], status["players"]) == (name, players)
+    _check_nothing_hidden_reached_the_page(browser)
