@@ -281,9 +281,7 @@ def add_play_page(app: Flask) -> None:
 
 def _static_file(files: dict[str, tuple[bytes, str]], name: str) -> Response:
     if name not in files:
-        return _error_response(
-            ApiError(grpc.StatusCode.NOT_FOUND, ServiceReason.NOT_FOUND, f"no file {name!r}")
-        )
+        return _error_response(ApiError.http(404, f"no file {name!r}"))
     body, mimetype = files[name]
     response = Response(body, mimetype=mimetype)
     # The page's files change with the server only: a browser checks again each load.

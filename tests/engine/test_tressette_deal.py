@@ -1,4 +1,5 @@
-"""docs/rules.md, Seats, dealing, turn order; Tressette, Deal: who gets which card, seeds, options."""
+"""docs/rules.md, Seats, dealing, turn order; Tressette, Deal: who gets which card,
+seeds, options."""
 
 from __future__ import annotations
 

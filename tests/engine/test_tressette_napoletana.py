@@ -1,4 +1,5 @@
-"""docs/rules.md, Tressette, Napoletana (option): the 3, 2 and ace of a suit, declared in the open."""
+"""docs/rules.md, Tressette, Napoletana (option): the 3, 2 and ace of a suit,
+declared in the open."""
 
 from __future__ import annotations
 

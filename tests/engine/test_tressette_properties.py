@@ -72,7 +72,8 @@ def check_accounted(state: TressetteState) -> None:
 
 
 def check_moves(state: TressetteState) -> None:
-    """The legal moves are exactly docs/rules.md's; each resolves and applies; the rest are refused."""
+    """The legal moves are exactly docs/rules.md's; each resolves and applies; the rest
+    are refused."""
     moves = legal_moves(state)
     seat = state.to_play
     assert moves, "a game in progress always has a move"

@@ -1,4 +1,5 @@
-"""docs/rules.md, Tressette, Points of a hand: thirds, floored per side, the last trick, 11 a hand."""
+"""docs/rules.md, Tressette, Points of a hand: thirds, floored per side, the last
+trick, 11 a hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""docs/rules.md, Tressette, Trick: follow suit, the strongest card of the led suit wins; refusals."""
+"""docs/rules.md, Tressette, Trick: follow suit, the strongest card of the led suit
+wins; refusals."""
 
 from __future__ import annotations
 
