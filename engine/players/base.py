@@ -33,6 +33,10 @@ class Budget:
     seconds: float = 0.0
     clock: Callable[[], float] | None = None
 
+    def part(self, fraction: float) -> Budget:
+        """A share of this budget, for one stage of a search."""
+        return Budget(int(self.simulations * fraction), self.seconds * fraction, self.clock)
+
     def meter(self) -> Callable[[int], bool]:
         """A test ``more(done)``: may the player run one more simulation?"""
         limit, clock = self.simulations, self.clock

@@ -17,6 +17,9 @@ side's: partners play for the side, so in team games the search counts the
 partner's points as its own and plays the partner's moves in every
 simulation. The choice is the move with the best total. With a budget too
 small for one deal, the greedy player chooses.
+
+In the last round of a 2-player Scopa hand nothing is hidden any more, and an
+exact search replaces the sampling (:mod:`engine.players.endgame`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.game import Move
-from engine.players import determinize, fast_scopa, fast_tressette, greedy
+from engine.players import determinize, endgame, fast_scopa, fast_tressette, greedy
 from engine.players.base import Budget, Suggestion
 from engine.players.voids import shown_voids
 from engine.scopa import ScopaView
@@ -34,6 +37,8 @@ from engine.scopa import ScopaView
 #: How often a simulated player plays a random move instead of its rule of
 #: thumb, so that the simulations do not all follow one line.
 EXPLORE = 0.1
+#: The share of the budget the exact search of a last round may spend.
+ENDGAME_SHARE = 0.5
 
 
 def choose(
@@ -41,13 +46,21 @@ def choose(
 ) -> Suggestion:
     if len(legal_moves) == 1:
         return Suggestion(legal_moves[0])
+    more = budget.meter()
+    done = 0
+    if endgame.solvable(view):
+        # Half the budget for the exact search (it nearly always needs far
+        # less); should it not finish, the sampling search has the rest.
+        exact = budget.part(ENDGAME_SHARE).meter()
+        solved, done = endgame.choose(view, legal_moves, exact, rng, EXPLORE)
+        if solved is not None:
+            return solved
     sample, play_out = _simulator(view)
     side = view.side
     count = len(legal_moves)
     rewards = [0.0] * count
     points = [0.0] * count
-    more = budget.meter()
-    done = deals = 0
+    deals = 0
     # A deal is played out once per move, or not at all: never past the budget.
     while more(done + count - 1):
         deal = sample(rng)

@@ -122,11 +122,16 @@ def _policy(
     takings worth most, a sweep above all; lay the cheapest card; avoid leaving
     a table that one card sweeps (judged by its sum alone). With probability
     ``explore`` a random card and taking instead."""
-    key = rules.capture_key
     if rng.random() < explore:
         card = rng.choice(hand)
-        options = _captures(RANK_OF[card], table, key)
+        options = _captures(RANK_OF[card], table, rules.capture_key)
         return card, options[0] if len(options) == 1 else rng.choice(options)
+    return greedy_play(hand, table, rules)
+
+
+def greedy_play(hand: list[Card], table: tuple[Card, ...], rules: ScopaRules) -> Play:
+    """The greedy player's choice, quickly: see :func:`_policy`."""
+    key = rules.capture_key
     worth = _worths(rules)
     by_rank = key[0] is not _BY_FIFTEEN
     by_fifteen = key[0] is not _BY_RANK
