@@ -50,7 +50,9 @@ Z95 = 1.96
 #: two players, or two teams.
 SETUPS: dict[str, tuple[str, str, Callable[..., Any]]] = {
     "scopa": ("Scopa, 2 players", "scopa", lambda **kw: ScopaRules(**kw)),
+    "scopa4": ("Scopa, 4 players (teams)", "scopa", lambda **kw: ScopaRules(players=4, **kw)),
     "scopa6": ("Scopa, 6 players (teams)", "scopa", lambda **kw: ScopaRules(players=6, **kw)),
+    "napola": ("Scopa with the napola", "scopa", lambda **kw: ScopaRules(napola=True, **kw)),
     "scopone": (
         "Scopone scientifico",
         "scopa",
