@@ -2,6 +2,7 @@
 
     python -m benchmarks.arena --rows scopa:expert-greedy --pairs 100 --budget-ms 100
     python -m benchmarks.arena --speed            # the expert's simulations a second
+    python -m benchmarks.arena --last-rounds 600  # Scopa's last round: exact search vs sampling
     python -m benchmarks.arena --smoke            # tiny counts: checks that it all runs
 
 A row ``SETUP:A-B`` plays ``--pairs`` pairs of matches to the game's target
@@ -37,7 +38,7 @@ from typing import Any
 from benchmarks.stats import Table, machine, write_results
 from engine import get_game
 from engine.events import HandScored
-from engine.players import PLAYERS, Budget, suggest
+from engine.players import PLAYERS, Budget, expert, greedy, suggest
 from engine.scopa import ScopaRules
 from engine.scopa_rules import Variant
 from engine.tressette import TressetteRules
@@ -270,6 +271,69 @@ def speed_table(simulations: int, seeds: int) -> Table:
     return table
 
 
+def last_round_table(count: int, budget_ms: float, seed: int) -> Table:
+    """The expert's exact search of 2-player Scopa's last round against the
+    sampling search it replaces: ``count`` last rounds (of first hands played
+    by two greedy players), each finished twice against the greedy player."""
+    game = get_game("scopa")
+    margins, exact_ms = [], []
+    for position in _last_rounds(game, count, seed):
+        finished = []
+        for player in (expert.choose, expert.sample):
+            state, rng, me = position, random.Random(seed), position.to_play
+            while state.hand_number == position.hand_number and state.winner is None:
+                chooser = player if state.to_play == me else greedy.choose
+                budget = Budget(UNLIMITED, budget_ms / 1000, time.process_time)
+                started = time.process_time()
+                move = chooser(game.view(state, state.to_play), game.legal_moves(state),
+                               budget, rng).move  # fmt: skip
+                if player is expert.choose and state is position:
+                    exact_ms.append(1000 * (time.process_time() - started))
+                state, events = game.apply(state, move)
+                for event in events:
+                    if isinstance(event, HandScored):
+                        totals = [side.total for side in event.sides]
+                        finished.append(totals[me] - totals[1 - me])
+        margins.append(finished[0] - finished[1])
+    mean, low, high = _interval(margins)
+    table = Table(
+        "last_round",
+        f"Expert, 2-player Scopa's last round: exact search against sampling,"
+        f" {budget_ms:g} ms a move (CPU), against greedy",
+        ["last rounds", "exact - sampling pts/hand", "95% CI", "exact better", "exact worse",
+         "exact ms, median", "exact ms, 90th pct"],  # fmt: skip
+    )
+    exact_ms.sort()
+    table.add(
+        len(margins),
+        round(mean, 3),
+        _range((low, high), 3),
+        sum(m > 0 for m in margins),
+        sum(m < 0 for m in margins),
+        round(statistics.median(exact_ms), 2),
+        round(exact_ms[int(0.9 * (len(exact_ms) - 1))], 2),
+    )
+    return table
+
+
+def _last_rounds(game: Any, count: int, seed: int) -> list[Any]:
+    """The first move of the last round of ``count`` first hands of greedy play."""
+    found = []
+    while len(found) < count:
+        state, _ = game.new_game(ScopaRules(), seed=seed)
+        rng = random.Random(seed)
+        seed += 1
+        while state.stock or len(state.hands[state.to_play]) < 3:
+            legal = game.legal_moves(state)
+            view = game.view(state, state.to_play)
+            state, _ = game.apply(state, greedy.choose(view, legal, Budget(1), rng).move)
+            if state.hand_number > 1:
+                break
+        else:
+            found.append(state)
+    return found
+
+
 def markdown(summaries: list[dict[str, Any]]) -> str:
     """The rows as a Markdown table, for docs/bots.md."""
     lines = [
@@ -311,12 +375,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="first pair's seed")
     parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     parser.add_argument("--speed", action="store_true", help="measure simulations a second too")
+    parser.add_argument(
+        "--last-rounds",
+        type=int,
+        default=0,
+        help="compare the exact search of Scopa's last round with sampling on N rounds",
+    )
     parser.add_argument("--smoke", action="store_true", help="tiny counts, to check it runs")
     parser.add_argument("--results", type=pathlib.Path, default=RESULTS, help="JSON file to write")
     args = parser.parse_args(argv)
     if args.smoke:
         args.pairs, args.simulations, args.target, args.workers = 1, 4, 1, 1
-    rows: list[Row] = args.rows or [Row.parse(r) for r in DEFAULT_ROWS]
+    # --last-rounds alone runs no matches.
+    default = [] if args.last_rounds else [Row.parse(r) for r in DEFAULT_ROWS]
+    rows: list[Row] = args.rows or default
     settings = Settings(args.budget_ms, args.simulations, args.target, args.seed)
     about = machine()
     print(
@@ -343,10 +415,15 @@ def main(argv: list[str] | None = None) -> int:
             f" {time.monotonic() - started:.0f} s",
             flush=True,
         )
-    tables.append(match_table(summaries, settings))
+    if summaries:
+        tables.append(match_table(summaries, settings))
     if args.speed or args.smoke:
         tables.append(
             speed_table(simulations=8 if args.smoke else 200, seeds=1 if args.smoke else 5)
+        )
+    if args.last_rounds or args.smoke:
+        tables.append(
+            last_round_table(2 if args.smoke else args.last_rounds, args.budget_ms, args.seed)
         )
     for table in tables:
         print()

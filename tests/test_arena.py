@@ -23,7 +23,7 @@ def test_a_smoke_arena_prints_every_row_and_writes_its_results(
     assert body["settings"]["smoke"] is True
     assert body["settings"]["rows"] == rows
     tables = {t["name"]: t for t in body["tables"]}
-    assert set(tables) == {"arena", "expert_speed"}
+    assert set(tables) == {"arena", "expert_speed", "last_round"}
     for table in tables.values():
         assert table["title"] in printed
         for row in table["rows"]:
@@ -42,6 +42,9 @@ def test_a_smoke_arena_prints_every_row_and_writes_its_results(
         assert summary["hands"] >= 2
     for pair in body["settings"]["pairs_raw"].values():
         assert len(pair) == 1 and len(pair[0]) == 2
+    (last_round,) = tables["last_round"]["rows"]
+    assert last_round[0] == 2  # last rounds, each played by both searches
+    assert last_round[3] + last_round[4] <= 2  # better, worse
     assert "| game | A | B |" in printed  # the Markdown table for docs/bots.md
 
 

@@ -55,20 +55,36 @@ def choose(
         solved, done = endgame.choose(view, legal_moves, exact, rng, EXPLORE)
         if solved is not None:
             return solved
-    sample, play_out = _simulator(view)
-    side = view.side
+    return sample(view, legal_moves, budget, rng, more, done)
+
+
+def sample(
+    view: Any,
+    legal_moves: Sequence[Move],
+    budget: Budget,
+    rng: random.Random,
+    more: Callable[[int], bool] | None = None,
+    done: int = 0,
+) -> Suggestion:
+    """The sampling search alone (also where the exact one would do), from
+    ``done`` simulations already spent under the meter ``more``."""
+    more = more or budget.meter()
     count = len(legal_moves)
+    if count == 1:
+        return Suggestion(legal_moves[0])
+    deal, play_out = _simulator(view)
+    side = view.side
     rewards = [0.0] * count
     points = [0.0] * count
     deals = 0
     # A deal is played out once per move, or not at all: never past the budget.
     while more(done + count - 1):
-        deal = sample(rng)
+        state = deal(rng)
         seed = rng.getrandbits(64)
         for index, move in enumerate(legal_moves):
             # The same seed for every move: the simulated players' random
             # choices match too, so that the moves differ only by themselves.
-            totals = play_out(deal, move, random.Random(seed))
+            totals = play_out(state, move, random.Random(seed))
             mine = totals[side]
             rewards[index] += mine - max(t for s, t in enumerate(totals) if s != side)
             points[index] += mine

@@ -10,7 +10,7 @@ import pytest
 
 from engine import get_game
 from engine.events import HandScored
-from engine.players import Budget, endgame, suggest
+from engine.players import Budget, Player, endgame, expert, greedy, suggest
 from engine.scopa import ScopaRules, ScopaState
 from engine.scopa_rules import Variant
 
@@ -40,19 +40,19 @@ def _play(state: Any, level: str, budget: Budget, rng: random.Random) -> Any:
     return SCOPA.apply(state, chosen.move)[0]
 
 
-def _hand_margin(state: ScopaState, me: int, budget: Budget, seed: int) -> int:
-    """``me`` plays the expert and the other seat greedy to the hand's end: the
-    points ``me`` makes minus the other's."""
-    rng = random.Random(seed)
+def _hand_margin(state: ScopaState, me: Player, budget: Budget, seed: int) -> int:
+    """The seat to play plays ``me``, the other greedy, to the hand's end: the
+    points of the seat to play minus the other's."""
+    rng, seat = random.Random(seed), state.to_play
     while True:
-        level = "expert" if state.to_play == me else "greedy"
+        player = me if state.to_play == seat else greedy.choose
         seen = SCOPA.view(state, state.to_play)
-        chosen = suggest(level, seen, SCOPA.legal_moves(state), budget, rng)
+        chosen = player(seen, SCOPA.legal_moves(state), budget, rng)
         state, events = SCOPA.apply(state, chosen.move)
         for event in events:
             if isinstance(event, HandScored):
                 totals = [side.total for side in event.sides]
-                return totals[me] - totals[1 - me]
+                return totals[seat] - totals[1 - seat]
 
 
 @pytest.mark.parametrize("rules", TWO_PLAYER_RULES, ids=lambda r: r.variant.value)
@@ -76,16 +76,13 @@ def test_a_stock_or_a_third_player_leaves_the_state_unknown() -> None:
     assert not endgame.solvable(SCOPA.view(state, state.to_play))
 
 
-def test_the_exact_search_plays_the_last_round_better_than_sampling(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_exact_search_plays_the_last_round_better_than_sampling() -> None:
     # The same last rounds played out twice against the greedy player: by the
-    # exact search, then by the Monte Carlo search it replaces.
+    # expert (the exact search), then by the sampling search it replaces.
     positions = list(last_rounds(ScopaRules(), range(1, 150)))
     budget = Budget(600)
-    exact = [_hand_margin(s, s.to_play, budget, seed) for seed, s in enumerate(positions)]
-    monkeypatch.setattr(endgame, "solvable", lambda view: False)
-    sampled = [_hand_margin(s, s.to_play, budget, seed) for seed, s in enumerate(positions)]
+    exact = [_hand_margin(s, expert.choose, budget, seed) for seed, s in enumerate(positions)]
+    sampled = [_hand_margin(s, expert.sample, budget, seed) for seed, s in enumerate(positions)]
     assert len(positions) >= 100
     assert sum(exact) > sum(sampled)
     # Where the two differ the exact search mostly comes out ahead.
