@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PROTOS := $(wildcard proto/mazzo/v1/*.proto)
-GENERATED := gen/mazzo/v1/engine_pb2.py
+GENERATED := mazzo/v1/engine_pb2.py
 # The clients (clients/python, clients/typescript), built for their tests.
 PY_CLIENT := $(VENV)/.mazzo-client
 TS_CLIENT := clients/typescript
@@ -20,7 +20,7 @@ PROMTOOL := build/promtool/usr/bin/promtool
 	buf buf-baseline clean image image-test lock rules-check hadolint chromium
 
 serve: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
-	$(PY) -m service.main
+	$(PY) -m mazzo.service.main
 
 # A game in the terminal against the computer players (clients/python/README.md):
 # `.venv/bin/mazzo play --help` lists the options, PLAY_ARGS passes them here.
@@ -152,7 +152,6 @@ $(VENV)/bin/python:
 # The install step runs again whenever pyproject.toml changes.
 $(INSTALLED): pyproject.toml $(VENV)/bin/python
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) tools/gen_proto.py
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
@@ -162,7 +161,7 @@ $(GENERATED): $(PROTOS) tools/gen_proto.py $(INSTALLED)
 
 # mazzo-client, editable; its build generates its own copy of the gRPC code
 # (mazzo_client._gen), so it is built again whenever the proto changes.
-# --no-build-isolation: the venv's grpcio-tools, the one that built gen/.
+# --no-build-isolation: the venv's grpcio-tools, the one that built mazzo/v1.
 $(PY_CLIENT): $(INSTALLED) $(PROTOS) clients/python/setup.py clients/python/pyproject.toml
 	$(PY) -m pip install --quiet --no-build-isolation -e clients/python
 	touch $@
@@ -179,5 +178,5 @@ $(TS_BUILT): $(TS_CLIENT)/node_modules/.package-lock.json $(PROTOS) \
 	touch $@
 
 clean:
-	rm -rf $(VENV) gen tools/buf/node_modules clients/python/proto clients/python/src/mazzo_client/_gen \
+	rm -rf $(VENV) mazzo/v1 tools/buf/node_modules clients/python/proto clients/python/src/mazzo_client/_gen \
 		$(TS_CLIENT)/node_modules $(TS_CLIENT)/dist $(TS_CLIENT)/proto $(TS_CLIENT)/src/gen

@@ -36,12 +36,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.stats import Table, machine, write_results
-from engine import get_game
-from engine.events import HandScored
-from engine.players import PLAYERS, Budget, expert, greedy, suggest
-from engine.scopa import ScopaRules
-from engine.scopa_rules import Variant
-from engine.tressette import TressetteRules
+from mazzo.engine import get_game
+from mazzo.engine.events import HandScored
+from mazzo.engine.players import PLAYERS, Budget, expert, greedy, suggest
+from mazzo.engine.scopa import ScopaRules
+from mazzo.engine.scopa_rules import Variant
+from mazzo.engine.tressette import TressetteRules
 
 RESULTS = pathlib.Path(__file__).resolve().parent / "results" / "arena-latest.json"
 UNLIMITED = 1 << 30

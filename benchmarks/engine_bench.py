@@ -14,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import engine
+import mazzo.engine
 from benchmarks.stats import Figure, Table
+from mazzo.engine import RuleError
 
-#: (label, game name in engine.GAMES, rules factory). A row whose game is not in
-#: engine.GAMES, or whose rules cannot be built by this engine, is skipped and said so.
+#: (label, game name in mazzo.engine.GAMES, rules factory). A row whose game is not in
+#: mazzo.engine.GAMES, or whose rules cannot be built by this engine, is skipped and said so.
 RulesFactory = Callable[[], Any]
 
 
@@ -30,16 +31,15 @@ def _preset(module: str, name: str, variant: str, **options: Any) -> RulesFactor
     return lambda: getattr(importlib.import_module(module), name).preset(variant, **options)
 
 
+SCOPA = "mazzo.engine.scopa"
+TRESSETTE = "mazzo.engine.tressette"
+
 GAMES: list[tuple[str, str, RulesFactory]] = [
-    (
-        "Scopa, 2 players, to 11",
-        "scopa",
-        _rules("engine.scopa", "ScopaRules", players=2, target=11),
-    ),
-    ("Scopa, 4 players", "scopa", _rules("engine.scopa", "ScopaRules", players=4)),
-    ("Scopone scientifico", "scopa", _preset("engine.scopa", "ScopaRules", "scopone_scientifico")),
-    ("Tressette, 2 players", "tressette", _rules("engine.tressette", "TressetteRules", players=2)),
-    ("Tressette, 4 players", "tressette", _rules("engine.tressette", "TressetteRules", players=4)),
+    ("Scopa, 2 players, to 11", "scopa", _rules(SCOPA, "ScopaRules", players=2, target=11)),
+    ("Scopa, 4 players", "scopa", _rules(SCOPA, "ScopaRules", players=4)),
+    ("Scopone scientifico", "scopa", _preset(SCOPA, "ScopaRules", "scopone_scientifico")),
+    ("Tressette, 2 players", "tressette", _rules(TRESSETTE, "TressetteRules", players=2)),
+    ("Tressette, 4 players", "tressette", _rules(TRESSETTE, "TressetteRules", players=4)),
 ]
 
 #: A game that has not ended after this many plies is a bug, not a benchmark.
@@ -59,13 +59,13 @@ def available_cases() -> tuple[list[Case], list[str]]:
     """The rows this engine can run, and a note for each row skipped."""
     cases, skipped = [], []
     for label, name, factory in GAMES:
-        game = engine.GAMES.get(name)
+        game = mazzo.engine.GAMES.get(name)
         if game is None:
-            skipped.append(f"{label}: skipped, no game {name!r} in engine.GAMES")
+            skipped.append(f"{label}: skipped, no game {name!r} in mazzo.engine.GAMES")
             continue
         try:
             rules = factory()
-        except (ImportError, AttributeError, TypeError, ValueError, engine.RuleError) as error:
+        except (ImportError, AttributeError, TypeError, ValueError, RuleError) as error:
             skipped.append(f"{label}: skipped, rules not available ({error})")
             continue
         cases.append(Case(label, game, rules))

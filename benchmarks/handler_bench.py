@@ -15,13 +15,13 @@ from typing import Any
 
 from benchmarks.stats import Figure, Table
 from benchmarks.token_bench import BENCH_KEYS
-from engine import dump_state, game_of
+from mazzo.engine import dump_state, game_of
+from mazzo.service import codec
+from mazzo.service.handlers import EngineHandlers
+from mazzo.service.metrics import Metrics
+from mazzo.service.state_token import StateSealer
+from mazzo.service.trust import load_record
 from mazzo.v1 import engine_pb2 as pb
-from service import codec
-from service.handlers import EngineHandlers
-from service.metrics import Metrics
-from service.state_token import StateSealer
-from service.trust import load_record
 
 
 def _requests(

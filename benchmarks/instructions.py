@@ -48,9 +48,9 @@ def _random_games(label: str, games: int) -> int:
 def _handler_calls(rpc: str, passes: int) -> int:
     from benchmarks.handler_bench import _requests
     from benchmarks.token_bench import BENCH_KEYS
-    from service.handlers import EngineHandlers
-    from service.metrics import Metrics
-    from service.state_token import StateSealer
+    from mazzo.service.handlers import EngineHandlers
+    from mazzo.service.metrics import Metrics
+    from mazzo.service.state_token import StateSealer
 
     handlers = EngineHandlers(StateSealer(BENCH_KEYS), Metrics())
     pairs = _requests(handlers, games=4)

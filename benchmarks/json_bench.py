@@ -13,11 +13,11 @@ from google.protobuf.message import Message
 
 from benchmarks.stats import Figure, Table, ratio
 from benchmarks.token_bench import BENCH_KEYS
+from mazzo.service.handlers import EngineHandlers
+from mazzo.service.json_mapping import message_to_json, parse
+from mazzo.service.metrics import Metrics
+from mazzo.service.state_token import StateSealer
 from mazzo.v1 import engine_pb2 as pb
-from service.handlers import EngineHandlers
-from service.json_mapping import message_to_json, parse
-from service.metrics import Metrics
-from service.state_token import StateSealer
 
 
 def sample_messages() -> list[tuple[str, Message]]:
@@ -70,8 +70,8 @@ def run(*, repeats: int, call_seconds: float) -> list[Table]:
         ],
         notes=[
             "print: json_format.MessageToDict(always_print_fields_with_no_presence=True)",
-            "+ json.dumps, vs service.json_mapping.message_to_json (the same dict, orjson);",
-            "parse: json_format.Parse vs service.json_mapping.parse.",
+            "+ json.dumps, vs mazzo.service.json_mapping.message_to_json (the same dict, orjson);",
+            "parse: json_format.Parse vs mazzo.service.json_mapping.parse.",
         ],
     )
     for name, message in sample_messages():

@@ -47,10 +47,10 @@ from benchmarks.service_server import (
     SIZE_HEADER,
     STATS_METHOD,
 )
+from mazzo.service.json_mapping import message_to_json
+from mazzo.service.state_token import StateSealer
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
-from service.json_mapping import message_to_json
-from service.state_token import StateSealer
 
 ENGINE = "/mazzo.v1.Engine/"
 VALIDATE_PATH = "/v1/games:validate"

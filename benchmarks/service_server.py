@@ -2,8 +2,8 @@
 
 One process, as ``MAZZO_WORKERS=1`` serves: the real GrpcServer (metrics
 interceptor, health, reflection) and the real Flask app behind the real HTTP
-server (service.http_server), both over one EngineHandlers that remembers states as in
-production (service.handlers.OPENED_STATES of them). On
+server (mazzo.service.http_server), both over one EngineHandlers that remembers states as in
+production (mazzo.service.handlers.OPENED_STATES of them). On
 the same grpc.server, a generic ``mazzo.bench.Echo/Echo`` method; in the same
 Flask app, a ``POST /bench/empty`` route. Both do no work: they answer zero
 bytes of the size the request names, so the benchmark can give them the same
@@ -28,12 +28,12 @@ from typing import Any
 import grpc
 from flask import Response, request
 
-from service.grpc_server import GrpcServer
-from service.handlers import OPENED_STATES, EngineHandlers, StateCache
-from service.http_server import HttpLimits, HttpServer, bind, port_of
-from service.metrics import Metrics
-from service.rest import create_app
-from service.state_token import StateSealer
+from mazzo.service.grpc_server import GrpcServer
+from mazzo.service.handlers import OPENED_STATES, EngineHandlers, StateCache
+from mazzo.service.http_server import HttpLimits, HttpServer, bind, port_of
+from mazzo.service.metrics import Metrics
+from mazzo.service.rest import create_app
+from mazzo.service.state_token import StateSealer
 
 ECHO_SERVICE = "mazzo.bench.Echo"
 ECHO_METHOD = f"/{ECHO_SERVICE}/Echo"

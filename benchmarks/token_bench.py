@@ -9,8 +9,8 @@ from typing import Any
 
 from benchmarks.engine_bench import Case, available_cases, mid_hand_positions
 from benchmarks.stats import Figure, Table
-from engine import dump_state, load_state
-from service.state_token import StateSealer
+from mazzo.engine import dump_state, load_state
+from mazzo.service.state_token import StateSealer
 
 #: AES-256-GCM, as the development key and the recommended production key.
 BENCH_KEYS = [("k1", bytes(range(32)))]

@@ -6,7 +6,7 @@ checked from its configuration; read-only root filesystem with a tmpfs at
 /tmp, no capabilities, as on Kubernetes), then:
 
 1. the image runs as the numeric non-root user 10001 and has a HEALTHCHECK;
-2. the HEALTHCHECK (``python -m service.healthcheck``) passes once it serves;
+2. the HEALTHCHECK (``python -m mazzo.service.healthcheck``) passes once it serves;
 3. a whole game over gRPC and a whole game over REST, and a gRPC token
    played on over REST (every worker holds the same keys);
 4. /metrics carries the calls just made, the build info and per-worker

@@ -4,7 +4,7 @@
                             [--scenarios mix validate] [--transports grpc rest]
                             [--p95-limit-ms MS] [--results loadtests/results]
 
-It starts ``python -m service.main`` on free ports of 127.0.0.1 (nothing else
+It starts ``python -m mazzo.service.main`` on free ports of 127.0.0.1 (nothing else
 is ever a target), waits for its "listening on" lines, runs Locust once per
 scenario (the realistic mix, then Validate alone) for an equal share of
 ``--duration`` seconds, with the gRPC and REST users of the scenario side by
@@ -104,7 +104,7 @@ def running_server(workers: int | None, results: Path) -> Iterator[Server]:
     if workers is not None:
         env["MAZZO_WORKERS"] = str(workers)
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.main"],
+        [sys.executable, "-m", "mazzo.service.main"],
         cwd=REPO,
         env=env,
         stdin=subprocess.DEVNULL,

@@ -13,7 +13,7 @@ import math
 import pathlib
 from typing import Any
 
-import engine
+import mazzo.engine
 from benchmarks import run
 from benchmarks.engine_bench import GAMES
 
@@ -79,9 +79,9 @@ def test_a_smoke_run_prints_every_table_and_writes_the_results(
                 _check_cell(cell, repeats)
     # Every game of the table that the engine has is measured.
     measured = {row[0] for row in tables["engine_games"]["rows"]}
-    assert {label for label, name, _ in GAMES if name in engine.GAMES} >= measured
+    assert {label for label, name, _ in GAMES if name in mazzo.engine.GAMES} >= measured
     assert "Scopa, 2 players, to 11" in measured
-    if "tressette" in engine.GAMES:
+    if "tressette" in mazzo.engine.GAMES:
         assert {"Tressette, 2 players", "Tressette, 4 players"} <= measured
     # No call failed, and the ratios are there.
     assert not any("ERRORS" in note for note in tables["service"]["notes"])

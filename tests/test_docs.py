@@ -26,11 +26,11 @@ import jsonschema
 import pytest
 from google.protobuf.message import Message
 
-from engine import Reason
+from mazzo.engine import Reason
+from mazzo.service.errors import ServiceReason
+from mazzo.service.json_mapping import JsonMappingError, parse_dict
+from mazzo.service.state_token import REASONS as STATE_REASONS
 from mazzo.v1 import engine_pb2 as pb
-from service.errors import ServiceReason
-from service.json_mapping import JsonMappingError, parse_dict
-from service.state_token import REASONS as STATE_REASONS
 from tests.service.support import http_call, running_stack
 
 ROOT = pathlib.Path(__file__).parent.parent

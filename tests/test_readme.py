@@ -12,14 +12,14 @@ from collections.abc import Iterator
 import pytest
 from google.protobuf import json_format
 
+from mazzo.service.config import settings_table_markdown
+from mazzo.service.grpc_server import GrpcServer
+from mazzo.service.handlers import EngineHandlers
+from mazzo.service.http_server import HttpLimits, HttpServer, bind, port_of
+from mazzo.service.metrics import Metrics
+from mazzo.service.rest import create_app
+from mazzo.service.state_token import StateSealer, generate_dev_key
 from mazzo.v1 import engine_pb2 as pb
-from service.config import settings_table_markdown
-from service.grpc_server import GrpcServer
-from service.handlers import EngineHandlers
-from service.http_server import HttpLimits, HttpServer, bind, port_of
-from service.metrics import Metrics
-from service.rest import create_app
-from service.state_token import StateSealer, generate_dev_key
 
 README = (pathlib.Path(__file__).parent.parent / "README.md").read_text()
 

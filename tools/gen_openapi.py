@@ -14,7 +14,7 @@ built from it:
   it: lowerCamelCase names, 64-bit integers as strings, bytes as base64,
   enums by name, maps as objects, a oneof as "at most one of" its members;
 - refusals are the AIP-193 envelope, whose `reason` lists every reason the
-  code defines (engine.errors.Reason, service.errors.ServiceReason and the
+  code defines (mazzo.engine.errors.Reason, mazzo.service.errors.ServiceReason and the
   state token's), read from the code so that the list cannot drift.
 
 The descriptions are the proto comments. The output is deterministic (sorted
@@ -32,7 +32,7 @@ import tempfile
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "gen")]
+sys.path.insert(0, str(ROOT))
 
 from google.api import annotations_pb2, http_pb2  # noqa: E402
 from google.protobuf import descriptor_pb2  # noqa: E402
@@ -286,9 +286,9 @@ def enum_schema(
 
 def reasons() -> list[str]:
     """Every reason the code defines, engine and service, in the order they are defined."""
-    from engine.errors import Reason
-    from service.errors import ServiceReason
-    from service.state_token import REASONS as STATE_REASONS
+    from mazzo.engine.errors import Reason
+    from mazzo.service.errors import ServiceReason
+    from mazzo.service.state_token import REASONS as STATE_REASONS
 
     found = [r.value for r in Reason] + [r.value for r in ServiceReason] + list(STATE_REASONS)
     return list(dict.fromkeys(found))

@@ -1,8 +1,12 @@
-"""Generate the Python code for proto/ into gen/ (package mazzo.v1).
+"""Generate the Python code for proto/ into mazzo/v1/ (package mazzo.v1).
 
-Run by the Makefile; gen/ is never edited or committed. The include path adds
-the .proto files shipped by grpcio-tools (google/protobuf) and by
-googleapis-common-protos (google/api), so nothing is downloaded.
+Run by the Makefile; mazzo/v1/ is never edited or committed. It sits inside
+the server's own package, mazzo (next to mazzo.engine and mazzo.service), so
+that there is one top-level package, in one folder. protoc writes into a
+scratch folder first, and only mazzo/v1/ is replaced, never the rest of
+mazzo/. The include path adds the .proto files shipped by grpcio-tools
+(google/protobuf) and by googleapis-common-protos (google/api), so nothing is
+downloaded.
 """
 
 from __future__ import annotations
@@ -10,10 +14,13 @@ from __future__ import annotations
 import pathlib
 import shutil
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto"
-OUT_DIR = ROOT / "gen"
+#: The one proto package, proto/mazzo/v1, and so the generated one, mazzo/v1.
+PACKAGE = pathlib.PurePath("mazzo", "v1")
+OUT_DIR = ROOT / PACKAGE
 
 
 def _include_dirs() -> list[str]:
@@ -26,27 +33,27 @@ def _include_dirs() -> list[str]:
 
 
 def main() -> int:
-    # The package root exists before the first install, so that setuptools
-    # maps the package `mazzo` to gen/mazzo for the editable install.
-    shutil.rmtree(OUT_DIR, ignore_errors=True)
-    (OUT_DIR / "mazzo").mkdir(parents=True)
-    (OUT_DIR / "mazzo" / "__init__.py").touch()
     try:
         from grpc_tools import protoc
     except ImportError:
-        # First install: grpcio-tools is not there yet; the Makefile installs
-        # the project and then calls us again.
-        return 0
-    sources = sorted(str(p.relative_to(PROTO_DIR)) for p in PROTO_DIR.rglob("*.proto"))
-    args = ["protoc"] + [f"-I{d}" for d in _include_dirs()]
-    args += [f"--python_out={OUT_DIR}", f"--pyi_out={OUT_DIR}", f"--grpc_python_out={OUT_DIR}"]
-    if protoc.main(args + sources) != 0:
-        print("protoc failed", file=sys.stderr)
+        print("grpcio-tools is missing: install the project first (make gen)", file=sys.stderr)
         return 1
-    for package_dir in {p.parent for p in OUT_DIR.rglob("*_pb2.py")}:
-        while package_dir != OUT_DIR:
-            (package_dir / "__init__.py").touch()
-            package_dir = package_dir.parent
+    sources = sorted(str(p.relative_to(PROTO_DIR)) for p in PROTO_DIR.rglob("*.proto"))
+    outside = [s for s in sources if pathlib.PurePath(s).parent != PACKAGE]
+    if outside:
+        print(f"only proto/{PACKAGE} is generated, not {outside}", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory() as scratch:
+        args = ["protoc"] + [f"-I{d}" for d in _include_dirs()]
+        args += [f"--python_out={scratch}", f"--pyi_out={scratch}"]
+        args += [f"--grpc_python_out={scratch}"]
+        if protoc.main(args + sources) != 0:
+            print("protoc failed", file=sys.stderr)
+            return 1
+        generated = pathlib.Path(scratch) / PACKAGE
+        (generated / "__init__.py").touch()
+        shutil.rmtree(OUT_DIR, ignore_errors=True)
+        shutil.copytree(generated, OUT_DIR)
     return 0
 
 

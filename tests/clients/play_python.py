@@ -83,8 +83,10 @@ def main() -> None:
         json.dumps(
             {
                 "client_file": importlib.util.find_spec("mazzo_client").origin,  # type: ignore[union-attr]
-                "server_importable": importlib.util.find_spec("service") is not None
-                or importlib.util.find_spec("mazzo") is not None,
+                "server_importable": any(
+                    importlib.util.find_spec(name) is not None
+                    for name in ("mazzo", "engine", "service")
+                ),
                 "sync": play_sync(target),
                 "async": asyncio.run(play_async(target)),
             }

@@ -1,4 +1,4 @@
-"""`python -m service.healthcheck`, the image's HEALTHCHECK: exit 0 only while serving."""
+"""`python -m mazzo.service.healthcheck`, the image's HEALTHCHECK: exit 0 only while serving."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from grpc_health.v1 import health_pb2
 
-from service.healthcheck import main, target_of
+from mazzo.service.healthcheck import main, target_of
 from tests.service.processes import REPO, environment, started
 from tests.service.support import Stack, running_stack
 
@@ -49,12 +49,12 @@ def test_wildcard_listen_addresses_are_asked_on_the_loopback() -> None:
 
 
 def test_the_module_reads_mazzo_grpc_addr_and_exits_with_the_verdict() -> None:
-    """As the HEALTHCHECK runs it: `python -m service.healthcheck`, the address from the env."""
+    """As the HEALTHCHECK runs it: `python -m mazzo.service.healthcheck`, the address from env."""
     with started() as served:
         served.wait_until_listening()
         env = environment(MAZZO_GRPC_ADDR=f"0.0.0.0:{served.ports['gRPC']}")
         probe = subprocess.run(
-            [sys.executable, "-m", "service.healthcheck"],
+            [sys.executable, "-m", "mazzo.service.healthcheck"],
             cwd=REPO,
             env=env,
             capture_output=True,
@@ -65,7 +65,7 @@ def test_the_module_reads_mazzo_grpc_addr_and_exits_with_the_verdict() -> None:
     assert probe.returncode == 0, probe.stderr
     assert "SERVING" in probe.stderr
     bad = subprocess.run(
-        [sys.executable, "-m", "service.healthcheck"],
+        [sys.executable, "-m", "mazzo.service.healthcheck"],
         cwd=REPO,
         env=environment(MAZZO_GRPC_ADDR="not an address"),
         capture_output=True,

@@ -76,7 +76,7 @@ def test_the_runtime_runs_as_a_numeric_non_root_user_with_a_grpc_health_check() 
     uid = user.split(":")[0]
     assert uid.isdigit() and int(uid) >= 10000
     (check,) = re.findall(r"^HEALTHCHECK .*\n.*CMD (.*)$", runtime, re.M)
-    assert '"service.healthcheck"' in check
+    assert '"mazzo.service.healthcheck"' in check
 
 
 def test_the_runtime_listens_on_every_interface_with_a_set_worker_count() -> None:

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from deploy.kustomize import KustomizeError, apply_operation, render, split_image
-from service.state_token import parse_state_keys
+from mazzo.service.state_token import parse_state_keys
 from tests.deploy.manifest_rules import (
     Resource,
     deployment_problems,

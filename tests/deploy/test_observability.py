@@ -15,8 +15,8 @@ import grpc
 import pytest
 import yaml
 
+from mazzo.service.metrics import Metrics, build_versions
 from mazzo_client import MazzoClient
-from service.metrics import Metrics, build_versions
 from tests.service.processes import Served, started
 from tests.service.support import http_call
 

@@ -7,10 +7,10 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from engine import Game, get_game
-from engine.scopa import ScopaRules
-from engine.scopa_rules import Variant
-from engine.tressette import TressetteRules
+from mazzo.engine import Game, get_game
+from mazzo.engine.scopa import ScopaRules
+from mazzo.engine.scopa_rules import Variant
+from mazzo.engine.tressette import TressetteRules
 
 #: (id, game name, rules): every Scopa variant at its default player count, the
 #: other player counts of plain Scopa, and both Tressettes.

@@ -11,11 +11,11 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.cards import DECK, Card, parse_cards
-from engine.errors import IllegalMove
-from engine.events import CardsDealt, Deal, Event, HandScored, Redeal
-from engine.game import Move
-from engine.scopa import ScopaRules, ScopaState, apply, legal_moves, new_game, status, view
+from mazzo.engine.cards import DECK, Card, parse_cards
+from mazzo.engine.errors import IllegalMove
+from mazzo.engine.events import CardsDealt, Deal, Event, HandScored, Redeal
+from mazzo.engine.game import Move
+from mazzo.engine.scopa import ScopaRules, ScopaState, apply, legal_moves, new_game, status, view
 
 Zone = str | Sequence[Card]
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from engine import InvalidInput, Move
-from engine.events import Event, HandScored
-from engine.scopa import ScopaRules, ScopaState, apply
+from mazzo.engine import InvalidInput, Move
+from mazzo.engine.events import Event, HandScored
+from mazzo.engine.scopa import ScopaRules, ScopaState, apply
 from tests.engine.scopa_support import card, cards, rest_of
 
 preset = ScopaRules.preset

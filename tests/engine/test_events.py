@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
-from engine.cards import DECK
+from mazzo.engine import events as ev
+from mazzo.engine.cards import DECK
 
 
 def test_events_of_different_kinds_are_never_equal_even_with_equal_fields():

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from engine import dump_state, get_game, load_state
-from engine.scopa import ScopaRules
-from engine.tressette import TressetteRules
+from mazzo.engine import dump_state, get_game, load_state
+from mazzo.engine.scopa import ScopaRules
+from mazzo.engine.tressette import TressetteRules
 
 GAMES = [("scopa", ScopaRules(players=2)), ("tressette", TressetteRules(players=2))]
 

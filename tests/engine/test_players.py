@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from engine import Game, get_game
-from engine.cards import SUIT_OF
-from engine.players import PLAYERS, Budget, determinize, suggest
-from engine.players.voids import shown_voids
-from engine.scopa import ScopaState
-from engine.tressette import TressetteRules
+from mazzo.engine import Game, get_game
+from mazzo.engine.cards import SUIT_OF
+from mazzo.engine.players import PLAYERS, Budget, determinize, suggest
+from mazzo.engine.players.voids import shown_voids
+from mazzo.engine.scopa import ScopaState
+from mazzo.engine.tressette import TressetteRules
 from tests.engine.players_support import SETUP_IDS, SETUPS, positions
 
 LEVELS = sorted(PLAYERS)

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from engine import get_game
-from engine.events import HandScored
-from engine.players import Budget, Player, endgame, expert, greedy, suggest
-from engine.scopa import ScopaRules, ScopaState
-from engine.scopa_rules import Variant
+from mazzo.engine import get_game
+from mazzo.engine.events import HandScored
+from mazzo.engine.players import Budget, Player, endgame, expert, greedy, suggest
+from mazzo.engine.scopa import ScopaRules, ScopaState
+from mazzo.engine.scopa_rules import Variant
 
 SCOPA = get_game("scopa")
 TWO_PLAYER_RULES = [

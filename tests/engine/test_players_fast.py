@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from engine import get_game
-from engine.events import HandScored
-from engine.game import Move
-from engine.players import determinize, fast_scopa, fast_tressette
-from engine.players.voids import shown_voids
+from mazzo.engine import get_game
+from mazzo.engine.events import HandScored
+from mazzo.engine.game import Move
+from mazzo.engine.players import determinize, fast_scopa, fast_tressette
+from mazzo.engine.players.voids import shown_voids
 from tests.engine.players_support import SETUP_IDS, SETUPS, positions
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine import get_game
-from engine.game import Move
-from engine.players import Budget, suggest
-from engine.scopa import ScopaRules
+from mazzo.engine import get_game
+from mazzo.engine.game import Move
+from mazzo.engine.players import Budget, suggest
+from mazzo.engine.scopa import ScopaRules
 from tests.engine import scopa_support as scopa
 from tests.engine import tressette_support as tressette
 

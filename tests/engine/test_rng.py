@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from engine import DECK, rng
+from mazzo.engine import DECK, rng
 
 
 def test_next_u64_gives_splitmix64s_reference_outputs():

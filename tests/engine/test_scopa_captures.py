@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from engine import IllegalMove, InvalidInput, Move, Reason, dump_state
-from engine.events import Capture, CardPlayed
-from engine.scopa import ScopaRules, apply, captures, legal_moves, resolve
+from mazzo.engine import IllegalMove, InvalidInput, Move, Reason, dump_state
+from mazzo.engine.events import Capture, CardPlayed
+from mazzo.engine.scopa import ScopaRules, apply, captures, legal_moves, resolve
 from tests.engine.scopa_support import card, cards, make_state, refusal
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DECK, Card, InvalidInput, Reason, parse_cards
-from engine.cards import COINS, SETTEBELLO, SUITS, check_full_deck
-from engine.scopa import ScopaRules, new_game
+from mazzo.engine import DECK, Card, InvalidInput, Reason, parse_cards
+from mazzo.engine.cards import COINS, SETTEBELLO, SUITS, check_full_deck
+from mazzo.engine.scopa import ScopaRules, new_game
 
 ALL_CODES = [f"{rank}{suit}" for suit in "DCSB" for rank in range(1, 11)]
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import InvalidInput, Reason, dump_state, game_of, load_state
-from engine.game import MAX_HAND_NUMBER, MAX_SCORE
-from engine.scopa import SCOPA, PrimieraRule, ScopaRules, ScopaState, new_game
+from mazzo.engine import InvalidInput, Reason, dump_state, game_of, load_state
+from mazzo.engine.game import MAX_HAND_NUMBER, MAX_SCORE
+from mazzo.engine.scopa import SCOPA, PrimieraRule, ScopaRules, ScopaState, new_game
 from tests.engine.scopa_support import (
     card,
     make_state,

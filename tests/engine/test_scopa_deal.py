@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DECK, InvalidInput, Reason, rng
-from engine.events import CardsDealt, Deal, HandScored, Redeal
-from engine.game import Move
-from engine.scopa import ScopaRules, apply, legal_moves, new_game, view
+from mazzo.engine import DECK, InvalidInput, Reason, rng
+from mazzo.engine.events import CardsDealt, Deal, HandScored, Redeal
+from mazzo.engine.game import Move
+from mazzo.engine.scopa import ScopaRules, apply, legal_moves, new_game, view
 from tests.engine.scopa_support import (
     card,
     cards,

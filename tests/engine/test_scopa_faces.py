@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DECK, dump_state, load_state
-from engine.faces import card_index, card_name
-from engine.scopa import legal_moves, new_game, view
-from engine.scopa_rules import Face, Variant
+from mazzo.engine import DECK, dump_state, load_state
+from mazzo.engine.faces import card_index, card_name
+from mazzo.engine.scopa import legal_moves, new_game, view
+from mazzo.engine.scopa_rules import Face, Variant
 from tests.engine.scopa_support import card, random_chooser, steps
 from tests.engine.scopa_variants_support import preset
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalMove, Move, Reason
-from engine.events import CardsDealt, Deal, GameOver, HandScored
-from engine.game import Status, game_winner
-from engine.scopa import ScopaRules, apply, legal_moves, new_game, status
+from mazzo.engine import IllegalMove, Move, Reason
+from mazzo.engine.events import CardsDealt, Deal, GameOver, HandScored
+from mazzo.engine.game import Status, game_winner
+from mazzo.engine.scopa import ScopaRules, apply, legal_moves, new_game, status
 from tests.engine.scopa_support import card, first_move, make_state, steps
 
 

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from engine import InvalidInput, Reason
-from engine.scopa import PrimieraRule, ScopaRules
+from mazzo.engine import InvalidInput, Reason
+from mazzo.engine.scopa import PrimieraRule, ScopaRules
 
 
 def test_primiera_option_may_be_given_by_its_text():

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import DECK, IllegalMove, Move, Reason, dump_state, load_state
-from engine.events import Capture, CardPlayed, GameOver, HandScored
-from engine.game import game_winner
-from engine.scopa import (
+from mazzo.engine import DECK, IllegalMove, Move, Reason, dump_state, load_state
+from mazzo.engine.events import Capture, CardPlayed, GameOver, HandScored
+from mazzo.engine.game import game_winner
+from mazzo.engine.scopa import (
     PrimieraRule,
     ScopaRules,
     ScopaState,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Move
-from engine.events import HandScored, SideScore
-from engine.scopa import (
+from mazzo.engine import Move
+from mazzo.engine.events import HandScored, SideScore
+from mazzo.engine.scopa import (
     PrimieraRule,
     ScopaRules,
     apply,

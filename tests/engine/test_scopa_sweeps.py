@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine import Move
-from engine.events import Capture, CardPlayed, HandScored, LeftoversTaken
-from engine.scopa import ScopaRules, apply, legal_moves
+from mazzo.engine import Move
+from mazzo.engine.events import Capture, CardPlayed, HandScored, LeftoversTaken
+from mazzo.engine.scopa import ScopaRules, apply, legal_moves
 from tests.engine.scopa_support import card, cards, make_state
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DECK, Reason
-from engine.events import Capture, CardPlayed, HandScored, Redeal
-from engine.scopa import apply, captures, legal_moves, new_game, resolve
-from engine.scopa_rules import AceSweep
+from mazzo.engine import DECK, Reason
+from mazzo.engine.events import Capture, CardPlayed, HandScored, Redeal
+from mazzo.engine.scopa import apply, captures, legal_moves, new_game, resolve
+from mazzo.engine.scopa_rules import AceSweep
 from tests.engine.scopa_support import card, cards, make_state, refusal
 from tests.engine.scopa_variants_support import (
     choice_texts,

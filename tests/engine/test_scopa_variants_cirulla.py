@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DECK, Reason, dump_state, load_state
-from engine.events import (
+from mazzo.engine import DECK, Reason, dump_state, load_state
+from mazzo.engine.events import (
     Capture,
     CardPlayed,
     CardsDealt,
@@ -19,8 +19,8 @@ from engine.events import (
     HandScored,
     Redeal,
 )
-from engine.game import game_winner
-from engine.scopa import (
+from mazzo.engine.game import game_winner
+from mazzo.engine.scopa import (
     apply,
     captures,
     judge_hand,
@@ -32,8 +32,8 @@ from engine.scopa import (
     score_hand,
     view,
 )
-from engine.scopa_rules import PrimieraRule
-from engine.scopa_scoring import grande_points, piccola_points
+from mazzo.engine.scopa_rules import PrimieraRule
+from mazzo.engine.scopa_scoring import grande_points, piccola_points
 from tests.engine.scopa_support import (
     card,
     cards,

@@ -11,13 +11,21 @@ import struct
 
 import pytest
 
-from engine import InvalidInput, Move, Reason, dump_state, load_state
-from engine.events import Capture, CardPlayed, Declaration, LeftoversTaken
-from engine.scopa import _RULES, ScopaRules, _encode_rules, apply, legal_moves, new_game, resolve
-from engine.scopa_rules import BOOL_FIELDS, Variant
-from engine.tressette import TressetteRules
-from engine.tressette import new_game as new_tressette
-from engine.tressette import resolve as resolve_tressette
+from mazzo.engine import InvalidInput, Move, Reason, dump_state, load_state
+from mazzo.engine.events import Capture, CardPlayed, Declaration, LeftoversTaken
+from mazzo.engine.scopa import (
+    _RULES,
+    ScopaRules,
+    _encode_rules,
+    apply,
+    legal_moves,
+    new_game,
+    resolve,
+)
+from mazzo.engine.scopa_rules import BOOL_FIELDS, Variant
+from mazzo.engine.tressette import TressetteRules
+from mazzo.engine.tressette import new_game as new_tressette
+from mazzo.engine.tressette import resolve as resolve_tressette
 from tests.engine.scopa_support import card, cards, make_state, refusal, steps
 from tests.engine.scopa_variants_support import (
     choices_of,

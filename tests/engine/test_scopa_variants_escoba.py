@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DECK, Reason
-from engine.events import (
+from mazzo.engine import DECK, Reason
+from mazzo.engine.events import (
     Capture,
     Deal,
     FirstTableTaken,
@@ -16,8 +16,8 @@ from engine.events import (
     LeftoversTaken,
     Redeal,
 )
-from engine.game import game_winner
-from engine.scopa import (
+from mazzo.engine.game import game_winner
+from mazzo.engine.scopa import (
     apply,
     captures,
     legal_moves,
@@ -26,7 +26,7 @@ from engine.scopa import (
     resolve,
     score_hand,
 )
-from engine.scopa_rules import CaptureRule, Face, PrimieraRule, TableBonus
+from mazzo.engine.scopa_rules import CaptureRule, Face, PrimieraRule, TableBonus
 from tests.engine.scopa_support import (
     card,
     cards,

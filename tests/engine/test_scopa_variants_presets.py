@@ -7,11 +7,11 @@ import dataclasses
 
 import pytest
 
-from engine import Reason
-from engine.cards import DECK
-from engine.events import Capture, Redeal
-from engine.scopa import SCOPA, ScopaRules, apply, captures, legal_moves, new_game, resolve
-from engine.scopa_rules import (
+from mazzo.engine import Reason
+from mazzo.engine.cards import DECK
+from mazzo.engine.events import Capture, Redeal
+from mazzo.engine.scopa import SCOPA, ScopaRules, apply, captures, legal_moves, new_game, resolve
+from mazzo.engine.scopa_rules import (
     DEFAULT_PLAYERS,
     TITLES,
     VARIANT_PLAYERS,

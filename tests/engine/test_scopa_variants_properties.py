@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import DECK, IllegalMove, InvalidInput, Move, Reason, dump_state, load_state
-from engine.cards import Card
-from engine.events import (
+from mazzo.engine import DECK, IllegalMove, InvalidInput, Move, Reason, dump_state, load_state
+from mazzo.engine.cards import Card
+from mazzo.engine.events import (
     Capture,
     CardPlayed,
     CardsDealt,
@@ -36,8 +36,8 @@ from engine.events import (
     LeftoversTaken,
     Redeal,
 )
-from engine.game import game_winner
-from engine.scopa import (
+from mazzo.engine.game import game_winner
+from mazzo.engine.scopa import (
     ScopaRules,
     ScopaState,
     apply,
@@ -48,7 +48,7 @@ from engine.scopa import (
     status,
     view,
 )
-from engine.scopa_rules import (
+from mazzo.engine.scopa_rules import (
     VARIANT_PLAYERS,
     AceSweep,
     CaptureRule,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Reason
-from engine.cards import Card
-from engine.events import HandScored
-from engine.scopa import apply, score_hand
-from engine.scopa_rules import Variant
+from mazzo.engine import Reason
+from mazzo.engine.cards import Card
+from mazzo.engine.events import HandScored
+from mazzo.engine.scopa import apply, score_hand
+from mazzo.engine.scopa_rules import Variant
 from tests.engine.scopa_support import card, cards, make_state, rest_of
 from tests.engine.scopa_variants_support import events_of, option_refusal, play, preset
 

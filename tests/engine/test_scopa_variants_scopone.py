@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DECK, Move, Reason
-from engine.events import (
+from mazzo.engine import DECK, Move, Reason
+from mazzo.engine.events import (
     Capture,
     CardPlayed,
     CardsDealt,
@@ -19,9 +19,9 @@ from engine.events import (
     LeftoversTaken,
     Redeal,
 )
-from engine.game import game_winner
-from engine.scopa import apply, captures, legal_moves, new_game, resolve
-from engine.scopa_rules import DealRule
+from mazzo.engine.game import game_winner
+from mazzo.engine.scopa import apply, captures, legal_moves, new_game, resolve
+from mazzo.engine.scopa_rules import DealRule
 from tests.engine.scopa_support import card, cards, first_move, make_state, play_hand, refusal
 from tests.engine.scopa_variants_support import (
     choice_texts,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import InvalidInput, Move, Reason
-from engine.events import (
+from mazzo.engine import InvalidInput, Move, Reason
+from mazzo.engine.events import (
     Capture,
     CardPlayed,
     CardsDealt,
@@ -16,7 +16,7 @@ from engine.events import (
     Redeal,
     SideScore,
 )
-from engine.scopa import ScopaRules, apply, new_game, view
+from mazzo.engine.scopa import ScopaRules, apply, new_game, view
 from tests.engine.scopa_support import (
     card,
     cards,

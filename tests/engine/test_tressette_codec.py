@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import InvalidInput, Reason, dump_state, game_of, load_state
-from engine.game import MAX_HAND_NUMBER, MAX_SCORE
-from engine.tressette import TRESSETTE, TressetteRules, TressetteState, apply, new_game
+from mazzo.engine import InvalidInput, Reason, dump_state, game_of, load_state
+from mazzo.engine.game import MAX_HAND_NUMBER, MAX_SCORE
+from mazzo.engine.tressette import TRESSETTE, TressetteRules, TressetteState, apply, new_game
 from tests.engine.tressette_support import (
     deck_dealing,
     make_state,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DECK, InvalidInput, Reason, get_game, rng
-from engine.cards import Card
-from engine.events import CardsDealt, Deal, HandScored
-from engine.tressette import TRESSETTE, TressetteRules, apply, legal_moves, new_game, view
+from mazzo.engine import DECK, InvalidInput, Reason, get_game, rng
+from mazzo.engine.cards import Card
+from mazzo.engine.events import CardsDealt, Deal, HandScored
+from mazzo.engine.tressette import TRESSETTE, TressetteRules, apply, legal_moves, new_game, view
 from tests.engine.tressette_support import (
     cards,
     deck_dealing,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalMove, Move, Reason
-from engine.events import CardsDealt, Deal, GameOver, HandScored
-from engine.game import game_winner
-from engine.tressette import TressetteRules, apply, legal_moves, new_game, status
+from mazzo.engine import IllegalMove, Move, Reason
+from mazzo.engine.events import CardsDealt, Deal, GameOver, HandScored
+from mazzo.engine.game import game_winner
+from mazzo.engine.tressette import TressetteRules, apply, legal_moves, new_game, status
 from tests.engine.tressette_support import first_move, make_state, steps
 
 # Side 1's pile for a hand scoring (side 0, side 1) = (11 - n, n) on the helper's last trick.

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from engine.cards import BATONS, COINS, CUPS, SWORDS
-from engine.events import (
+from mazzo.engine.cards import BATONS, COINS, CUPS, SWORDS
+from mazzo.engine.events import (
     CardDrawn,
     CardPlayed,
     HandScored,
@@ -16,7 +16,7 @@ from engine.events import (
     TressetteSideScore,
     TrickWon,
 )
-from engine.tressette import TressetteRules, apply, view
+from mazzo.engine.tressette import TressetteRules, apply, view
 from tests.engine.tressette_support import (
     card,
     cards,

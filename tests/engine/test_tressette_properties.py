@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import DECK, IllegalMove, Move, Reason, dump_state, load_state
-from engine.cards import Card
-from engine.events import (
+from mazzo.engine import DECK, IllegalMove, Move, Reason, dump_state, load_state
+from mazzo.engine.cards import Card
+from mazzo.engine.events import (
     CardDrawn,
     CardPlayed,
     CardsDealt,
@@ -30,7 +30,7 @@ from engine.events import (
     TressetteSideScore,
     TrickWon,
 )
-from engine.tressette import (
+from mazzo.engine.tressette import (
     TressetteRules,
     TressetteState,
     apply,

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from engine import InvalidInput, Reason, dump_state, load_state
-from engine.tressette import TressetteRules, apply, legal_moves, new_game
+from mazzo.engine import InvalidInput, Reason, dump_state, load_state
+from mazzo.engine.tressette import TressetteRules, apply, legal_moves, new_game
 from tests.engine.tressette_support import make_state
 
 

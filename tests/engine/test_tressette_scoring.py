@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DECK, Move
-from engine.cards import Card
-from engine.events import HandScored, TressetteSideScore, TrickWon
-from engine.tressette import TressetteRules, apply, new_game, score_hand, thirds
+from mazzo.engine import DECK, Move
+from mazzo.engine.cards import Card
+from mazzo.engine.events import HandScored, TressetteSideScore, TrickWon
+from mazzo.engine.tressette import TressetteRules, apply, new_game, score_hand, thirds
 from tests.engine.tressette_support import cards, make_state, random_chooser, rest_of
 
 VALUE_IN_THIRDS = {1: 3, 2: 1, 3: 1, 4: 0, 5: 0, 6: 0, 7: 0, 8: 1, 9: 1, 10: 1}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.events import CardDrawn, CardPlayed, CardsDealt, Deal, HandScored, TrickWon
-from engine.tressette import TressetteRules, apply, legal_moves, new_game, view
+from mazzo.engine.events import CardDrawn, CardPlayed, CardsDealt, Deal, HandScored, TrickWon
+from mazzo.engine.tressette import TressetteRules, apply, legal_moves, new_game, view
 from tests.engine.tressette_support import (
     card,
     cards,

@@ -7,10 +7,10 @@ import itertools
 
 import pytest
 
-from engine import IllegalMove, InvalidInput, Move, Reason, dump_state
-from engine.cards import SUITS, Card
-from engine.events import CardPlayed, TrickWon
-from engine.tressette import TressetteRules, apply, legal_moves, resolve, trick_winner
+from mazzo.engine import IllegalMove, InvalidInput, Move, Reason, dump_state
+from mazzo.engine.cards import SUITS, Card
+from mazzo.engine.events import CardPlayed, TrickWon
+from mazzo.engine.tressette import TressetteRules, apply, legal_moves, resolve, trick_winner
 from tests.engine.tressette_support import (
     ORDER,
     card,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import InvalidInput, Reason
-from engine.events import (
+from mazzo.engine import InvalidInput, Reason
+from mazzo.engine.events import (
     CardDrawn,
     CardPlayed,
     CardsDealt,
@@ -23,7 +23,7 @@ from engine.events import (
     TressetteSideScore,
     TrickWon,
 )
-from engine.tressette import TressetteRules, new_game, view
+from mazzo.engine.tressette import TressetteRules, new_game, view
 from tests.engine.tressette_support import (
     Observer,
     card,

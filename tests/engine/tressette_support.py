@@ -14,9 +14,9 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.cards import DECK, Card
-from engine.errors import IllegalMove, RuleError
-from engine.events import (
+from mazzo.engine.cards import DECK, Card
+from mazzo.engine.errors import IllegalMove, RuleError
+from mazzo.engine.events import (
     CardDrawn,
     CardPlayed,
     CardsDealt,
@@ -27,9 +27,9 @@ from engine.events import (
     NapoletanaDeclared,
     TrickWon,
 )
-from engine.game import Move
-from engine.registry import dump_state, load_state
-from engine.tressette import (
+from mazzo.engine.game import Move
+from mazzo.engine.registry import dump_state, load_state
+from mazzo.engine.tressette import (
     TressetteRules,
     TressetteState,
     apply,

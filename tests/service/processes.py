@@ -1,4 +1,4 @@
-"""Mazzo as real processes (`python -m service.main`), for the tests that start them.
+"""Mazzo as real processes (`python -m mazzo.service.main`), for the tests that start them.
 
 A process listens on 127.0.0.1 port 0 for gRPC, REST and metrics and is read
 for the ports it got ("gRPC listening on 127.0.0.1:PORT", ...). It runs in a
@@ -30,7 +30,7 @@ LISTENING = re.compile(r"\b(gRPC|REST|metrics) listening on (\S+):(\d+)$")
 
 @dataclass
 class Served:
-    """A running `python -m service.main` and what it wrote to stderr."""
+    """A running `python -m mazzo.service.main` and what it wrote to stderr."""
 
     process: subprocess.Popen[str]
     lines: list[str] = field(default_factory=list)
@@ -96,7 +96,7 @@ def environment(**settings: str) -> dict[str, str]:
 def started(**settings: str) -> Iterator[Served]:
     """Start a server process (not yet listening); kill it on the way out, always."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.main"],
+        [sys.executable, "-m", "mazzo.service.main"],
         cwd=REPO,
         env=environment(**settings),
         stdin=subprocess.DEVNULL,

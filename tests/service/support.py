@@ -21,14 +21,14 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from mazzo.service.grpc_server import GrpcServer
+from mazzo.service.handlers import EngineHandlers
+from mazzo.service.http_server import HttpLimits, HttpServer, bind, port_of
+from mazzo.service.metrics import Metrics
+from mazzo.service.rest import create_app
+from mazzo.service.state_token import StateSealer
+from mazzo.service.trust import load_record
 from mazzo.v1 import engine_pb2 as pb
-from service.grpc_server import GrpcServer
-from service.handlers import EngineHandlers
-from service.http_server import HttpLimits, HttpServer, bind, port_of
-from service.metrics import Metrics
-from service.rest import create_app
-from service.state_token import StateSealer
-from service.trust import load_record
 
 Keys = Sequence[tuple[str, bytes]]
 
@@ -124,7 +124,7 @@ def running_stack(
 ) -> Iterator[Stack]:
     """Start the real servers on free ports of 127.0.0.1; stop them on exit.
 
-    REST is served as ``make serve`` serves it (service.http_server), with
+    REST is served as ``make serve`` serves it (mazzo.service.http_server), with
     ``limits`` (default: the defaults, and ``max_request_bytes``).
     """
     metrics = metrics or Metrics()

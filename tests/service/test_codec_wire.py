@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from engine import Card, Move, get_game, parse_cards
-from engine import events as ev
-from engine.cards import DECK, SUITS
-from engine.errors import InvalidInput
-from engine.game import Status
+from mazzo.engine import Card, Move, get_game, parse_cards
+from mazzo.engine import events as ev
+from mazzo.engine.cards import DECK, SUITS
+from mazzo.engine.errors import InvalidInput
+from mazzo.engine.game import Status
+from mazzo.service import codec
 from mazzo.v1 import engine_pb2 as pb
-from service import codec
 
 # ---------------------------------------------------------------- the reference
 

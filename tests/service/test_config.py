@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from service.config import (
+from mazzo.service.config import (
     MAX_WORKERS,
     SETTINGS,
     Config,
@@ -16,7 +16,7 @@ from service.config import (
     settings_table_markdown,
     split_addr,
 )
-from service.state_token import StateSealer
+from mazzo.service.state_token import StateSealer
 
 KEY_A = bytes(range(32))
 KEY_B = bytes(range(16))

@@ -18,11 +18,11 @@ from typing import Any
 import grpc
 import pytest
 
+from mazzo.service.errors import RefusalLog
+from mazzo.service.http_server import TICK, HttpLimits
+from mazzo.service.state_token import StateSealer
+from mazzo.service.trust import dump_record, load_record
 from mazzo.v1 import engine_pb2 as pb
-from service.errors import RefusalLog
-from service.http_server import TICK, HttpLimits
-from service.state_token import StateSealer
-from service.trust import dump_record, load_record
 from tests.service.support import KEYS, Stack, http_call, refusal_of, running_stack
 
 LIMIT = 65536
@@ -271,7 +271,7 @@ def test_silent_and_idle_connections_are_closed(edge_stack: Stack) -> None:
 
 
 def test_refusals_log_one_short_line_at_most_per_interval(caplog: pytest.LogCaptureFixture) -> None:
-    from service.errors import ApiError, ServiceReason
+    from mazzo.service.errors import ApiError, ServiceReason
 
     log = RefusalLog(interval=3600)
     error = ApiError.invalid(ServiceReason.MALFORMED_REQUEST, "x")
@@ -286,7 +286,7 @@ def test_refusals_log_one_short_line_at_most_per_interval(caplog: pytest.LogCapt
 def test_the_server_raises_its_open_file_limit_to_hold_its_connections() -> None:
     import resource
 
-    from service.http_server import CONNECTION_LIMIT, raise_file_limit
+    from mazzo.service.http_server import CONNECTION_LIMIT, raise_file_limit
 
     raise_file_limit()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

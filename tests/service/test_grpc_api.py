@@ -19,11 +19,11 @@ from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from engine.scopa import PrimieraRule, ScopaRules
+from mazzo.engine.scopa import PrimieraRule, ScopaRules
+from mazzo.service.state_token import StateSealer
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
 from mazzo_client import MazzoClient, MazzoError
-from service.state_token import StateSealer
 from tests.service.support import (
     ALL_CARDS,
     KEYS,

@@ -11,11 +11,11 @@ import threading
 
 import pytest
 
+from mazzo.service.errors import ApiError
+from mazzo.service.handlers import EngineHandlers, StateCache
+from mazzo.service.metrics import Metrics
+from mazzo.service.state_token import StateSealer, generate_dev_key
 from mazzo.v1 import engine_pb2 as pb
-from service.errors import ApiError
-from service.handlers import EngineHandlers, StateCache
-from service.metrics import Metrics
-from service.state_token import StateSealer, generate_dev_key
 
 KEY = generate_dev_key()
 

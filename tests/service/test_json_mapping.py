@@ -1,4 +1,4 @@
-"""service.json_mapping gives json_format's answers, field for field, in both directions.
+"""mazzo.service.json_mapping gives json_format's answers, field for field, in both directions.
 
 Messages of every type of engine.proto (and of two test-only protos with every
 field kind the mapping knows: 64-bit and unsigned integers, floats, maps,
@@ -34,8 +34,7 @@ from grpc_tools import protoc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mazzo.v1 import engine_pb2 as pb
-from service.json_mapping import (
+from mazzo.service.json_mapping import (
     MAX_RECURSION_DEPTH,
     JsonMappingError,
     message_to_dict,
@@ -43,6 +42,7 @@ from service.json_mapping import (
     parse,
     parse_dict,
 )
+from mazzo.v1 import engine_pb2 as pb
 
 FD = FieldDescriptor
 PROTOS = pathlib.Path(__file__).parent / "protos"

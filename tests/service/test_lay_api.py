@@ -9,11 +9,11 @@ from typing import Any
 import grpc
 import pytest
 
-from engine import Move
-from engine.cards import Card
+from mazzo.engine import Move
+from mazzo.engine.cards import Card
+from mazzo.service.codec import move_from_pb, move_to_pb
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
-from service.codec import move_from_pb, move_to_pb
 from tests.service.support import deck, http_call, move, refused
 
 Stub = engine_pb2_grpc.EngineStub

@@ -15,7 +15,7 @@ import flask
 import grpc
 import pytest
 
-from service.metrics import (
+from mazzo.service.metrics import (
     LATENCY_BUCKETS,
     GrpcMetricsInterceptor,
     Metrics,
@@ -24,7 +24,7 @@ from service.metrics import (
     serve_metrics,
     split_method,
 )
-from service.state_token import REASONS
+from mazzo.service.state_token import REASONS
 
 SERVICE = "test.v1.Echo"
 EXPOSED_NAMES = (
@@ -364,7 +364,7 @@ def test_serve_metrics_refuses_bad_address(metrics: Metrics) -> None:
 _CHILD = textwrap.dedent(
     """
     import sys
-    from service.metrics import Metrics
+    from mazzo.service.metrics import Metrics
     metrics = Metrics()
     metrics.mazzo_games_started_total.labels(game="scopa").inc()
     if sys.argv[1] == "expose":

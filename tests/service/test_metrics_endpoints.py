@@ -13,9 +13,9 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
+from mazzo.service.metrics import Metrics
+from mazzo.service.state_token import REASONS
 from mazzo_client import MazzoClient, MazzoError
-from service.metrics import Metrics
-from service.state_token import REASONS
 from tests.service.support import KEYS, Stack, b64, deck, http_call, move, running_stack
 
 DECK = deck(("7D 5C 9B", "1S 6B 2B"), "2C 5S 3S 4B")

@@ -24,10 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from openapi_spec_validator import validate
 from schemathesis.specs.openapi import checks as openapi_checks
 
-from engine import Reason
+from mazzo.engine import Reason
+from mazzo.service.errors import ServiceReason
+from mazzo.service.state_token import REASONS as STATE_REASONS
 from mazzo.v1 import engine_pb2 as pb
-from service.errors import ServiceReason
-from service.state_token import REASONS as STATE_REASONS
 from tests.service.support import http_call, running_stack
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -118,7 +118,7 @@ def test_the_api_page_renders_the_document_with_the_vendored_script(rest_port: i
     assert b'src="/docs/rapidoc-min.js"' in page.body
     script = http_call(rest_port, "GET", "/docs/rapidoc-min.js")
     assert script.status == 200 and script.content_type.startswith("text/javascript")
-    vendored = ROOT / "service" / "static" / "rapidoc"
+    vendored = ROOT / "mazzo" / "service" / "static" / "rapidoc"
     assert script.body == (vendored / "rapidoc-min.js").read_bytes()
     assert "MIT" in (vendored / "LICENSE.txt").read_text()
 
@@ -209,7 +209,7 @@ def test_random_requests_get_answers_that_match_the_document(rest_port: int) -> 
 def test_without_a_document_the_api_still_works_and_the_reference_is_off(
     monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
 ) -> None:
-    from service import rest
+    from mazzo.service import rest
 
     monkeypatch.setattr(rest, "OPENAPI_PATHS", (tmp_path / "absent.json",))
     with running_stack() as stack:
@@ -221,7 +221,7 @@ def test_without_a_document_the_api_still_works_and_the_reference_is_off(
 def test_an_installed_copy_serves_the_document_from_its_package_data(
     monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
 ) -> None:
-    from service import rest
+    from mazzo.service import rest
 
     packaged = tmp_path / "openapi.json"
     packaged.write_bytes(DOCUMENT_PATH.read_bytes())

@@ -19,12 +19,12 @@ from google.protobuf.message import Message
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mazzo.service.handlers import EngineHandlers
+from mazzo.service.metrics import Metrics
+from mazzo.service.rest import create_app
+from mazzo.service.state_token import StateSealer
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
-from service.handlers import EngineHandlers
-from service.metrics import Metrics
-from service.rest import create_app
-from service.state_token import StateSealer
 from tests.service.support import (
     KEYS,
     Stack,

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from service.errors import ApiError
-from service.state_token import StateSealer
-from service.trust import CREDENTIAL_PURPOSE, SeatCredentials
+from mazzo.service.errors import ApiError
+from mazzo.service.state_token import StateSealer
+from mazzo.service.trust import CREDENTIAL_PURPOSE, SeatCredentials
 
 OLD = ("old", bytes(range(32)))
 NEW = ("new", bytes(range(50, 82)))

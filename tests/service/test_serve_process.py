@@ -1,4 +1,4 @@
-"""`python -m service.main` as a real process: ports from its log, keys, SIGTERM, bad config.
+"""`python -m mazzo.service.main` as a real process: ports from its log, keys, SIGTERM, bad config.
 
 Every process here runs with MAZZO_WORKERS=1 (one process, no supervisor);
 tests/service/test_workers.py runs several. The helpers that start them, read
@@ -221,7 +221,7 @@ def test_sigterm_drains_calls_in_flight_and_exits_zero() -> None:
 )
 def test_a_bad_setting_exits_2_naming_the_variable(variable: str, value: str) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "service.main"],
+        [sys.executable, "-m", "mazzo.service.main"],
         cwd=REPO,
         env=environment(**{variable: value}),
         stdin=subprocess.DEVNULL,

@@ -14,7 +14,7 @@ from contextlib import ExitStack
 
 import pytest
 
-from service.http_server import THREADS
+from mazzo.service.http_server import THREADS
 from tests.service.processes import started
 from tests.service.support import http_call
 

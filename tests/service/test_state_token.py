@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.state_token import (
+from mazzo.service.state_token import (
     MAX_PAYLOAD_BYTES,
     NONCE_BYTES,
     REASONS,

@@ -9,12 +9,12 @@ from typing import Any
 import grpc
 import pytest
 
+from mazzo.service.errors import ApiError
+from mazzo.service.handlers import EngineHandlers
+from mazzo.service.metrics import Metrics
+from mazzo.service.state_token import StateSealer
 from mazzo.v1 import engine_pb2 as pb
 from mazzo_client import MazzoClient, MazzoError
-from service.errors import ApiError
-from service.handlers import EngineHandlers
-from service.metrics import Metrics
-from service.state_token import StateSealer
 from tests.service.support import KEYS, Stack, b64, http_call, refused, running_stack
 
 #: Long enough that a few simulations always finish inside it, however busy the

@@ -11,9 +11,9 @@ from typing import Any
 import grpc
 import pytest
 
-from engine.cards import DECK
-from engine.faces import card_index, card_name
-from engine.scopa_rules import (
+from mazzo.engine.cards import DECK
+from mazzo.engine.faces import card_index, card_name
+from mazzo.engine.scopa_rules import (
     DEFAULT_PLAYERS,
     TITLES,
     VARIANT_PLAYERS,
@@ -23,7 +23,7 @@ from engine.scopa_rules import (
     Variant,
     preset_values,
 )
-from engine.scopa_rules import ScopaRules as Rules
+from mazzo.engine.scopa_rules import ScopaRules as Rules
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
 from tests.service.support import (

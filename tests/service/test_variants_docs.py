@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from engine import Reason
+from mazzo.engine import Reason
 from tests.service.support import http_call
 
 PAGE = (pathlib.Path(__file__).parents[2] / "docs" / "variants.md").read_text()

@@ -319,13 +319,13 @@ def test_a_crashed_worker_is_logged_and_replaced() -> None:
 
 _FAIL_TO_BOOT = """
 import sys
-import service.grpc_server
+import mazzo.service.grpc_server
 
 def refuse(self):
     raise OSError("no gRPC today")
 
-service.grpc_server.GrpcServer.start = refuse
-from service.main import main
+mazzo.service.grpc_server.GrpcServer.start = refuse
+from mazzo.service.main import main
 sys.exit(main())
 """
 
@@ -352,7 +352,7 @@ def test_a_grpc_port_in_use_is_refused_at_start() -> None:
         taken.listen()
         port = taken.getsockname()[1]
         result = subprocess.run(
-            [sys.executable, "-m", "service.main"],
+            [sys.executable, "-m", "mazzo.service.main"],
             cwd=REPO,
             env=environment(MAZZO_WORKERS=str(WORKERS), MAZZO_GRPC_ADDR=f"127.0.0.1:{port}"),
             stdin=subprocess.DEVNULL,

@@ -7,10 +7,10 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from service.handlers import EngineHandlers
-from service.metrics import Metrics
-from service.rest import PLAY_PAGE, create_app
-from service.state_token import StateSealer, generate_dev_key
+from mazzo.service.handlers import EngineHandlers
+from mazzo.service.metrics import Metrics
+from mazzo.service.rest import PLAY_PAGE, create_app
+from mazzo.service.state_token import StateSealer, generate_dev_key
 
 
 @pytest.fixture(scope="module")

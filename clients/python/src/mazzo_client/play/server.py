@@ -1,4 +1,4 @@
-"""A Mazzo server for one session: `python -m service.main` on free ports of 127.0.0.1."""
+"""A Mazzo server for one session: `python -m mazzo.service.main` on free ports of 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -22,10 +22,11 @@ class ServerError(Exception):
 
 
 def server_installed() -> bool:
-    """Whether the Mazzo server package (``service``, with ``engine``) is importable."""
+    """Whether the Mazzo server package (``mazzo.service``, ``mazzo.engine``) is importable."""
     try:
         return all(
-            importlib.util.find_spec(name) is not None for name in ("service.main", "engine")
+            importlib.util.find_spec(name) is not None
+            for name in ("mazzo.service.main", "mazzo.engine")
         )
     except ModuleNotFoundError:
         return False
@@ -72,7 +73,7 @@ class LocalServer:
             MAZZO_WORKERS="1",
         )
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "service.main"],
+            [sys.executable, "-m", "mazzo.service.main"],
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

@@ -1,0 +1,238 @@
+"""What every game module offers, and the values they share.
+
+A game is a :class:`Game`: its catalog entry and its module's functions (the
+registry maps ``"scopa"`` to one). States are immutable: ``apply`` returns a new state and
+never changes the one it was given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, NamedTuple, TypeVar, cast
+
+from mazzo.engine.cards import Card
+from mazzo.engine.errors import IllegalMove, InvalidInput, Reason
+from mazzo.engine.events import Event, GameOver, HandScored
+
+_new = tuple.__new__
+
+T = TypeVar("T")
+S = TypeVar("S")  # a game's state
+
+
+class Status(NamedTuple):
+    """The public summary of a game: whose turn, the dealer, the scores.
+
+    A named tuple, like states, moves and events: every Play answers one."""
+
+    game: str
+    players: int
+    seat_to_play: int | None  # None once the game is over
+    dealer: int
+    hand_number: int
+    scores: tuple[int, ...]  # by side
+    winning_side: int | None
+    target: int
+
+    @property
+    def game_over(self) -> bool:
+        return self.winning_side is not None
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One rules option as the catalog shows it."""
+
+    name: str
+    type: str  # "int", "bool" or "enum"
+    default: int | bool | str
+    description: str
+    allowed: tuple[str, ...] = ()
+    min: int = 0
+    max: int = 0
+
+    @classmethod
+    def enum(cls, name: str, default: StrEnum, description: str) -> OptionSpec:
+        """An enum option: its allowed values are every member of the default's enum."""
+        return cls(
+            name, "enum", default.value, description, allowed=tuple(m.value for m in type(default))
+        )
+
+
+class Move(NamedTuple):
+    """A move: the seat, the card played and the table cards taken.
+
+    ``take`` may be left empty when the taking is forced (nothing to take, or
+    exactly one possible capture); the engine fills it in. ``lay`` says "play
+    the card to the table without taking" where the rules let a card that could
+    take be laid instead (Scopa's ``compulsory_capture`` off): an empty ``take``
+    alone cannot say it, since it asks for the forced taking. A tuple, so that
+    making one is cheap: bots make millions.
+    """
+
+    seat: int
+    card: Card
+    take: frozenset[Card] = frozenset()
+    lay: bool = False
+
+    def __str__(self) -> str:
+        if self.lay:
+            return f"{self.seat}:{self.card}-"
+        if not self.take:
+            return f"{self.seat}:{self.card}"
+        return f"{self.seat}:{self.card}x" + "+".join(str(c) for c in sorted(self.take))
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game as the registry and the service see it: what the catalog shows, and
+    the game module's functions (``new_game``, ``legal_moves``, ``resolve``,
+    ``apply``, ``view``, ``status`` and the state codec)."""
+
+    name: str
+    title: str
+    description: str
+    player_counts: tuple[int, ...]
+    options: tuple[OptionSpec, ...]
+    new_game: Callable[..., tuple[Any, list[Event]]]
+    legal_moves: Callable[[Any], list[Move]]
+    resolve: Callable[[Any, Move], Move]
+    #: ``apply(state, move, entropy=None)``: ``entropy`` (a 64-bit integer) is the
+    #: fresh randomness a game started with ``fresh=True`` needs when the move deals
+    #: or draws; seeded games ignore it.
+    apply: Callable[..., tuple[Any, list[Event]]]
+    view: Callable[[Any, int], Any]
+    status: Callable[[Any], Status]
+    encode: Callable[[Any], bytes]
+    decode: Callable[[bytes], Any]
+
+
+# ---------------------------------------------------------------- shared rule pieces
+
+#: Bounds of a state's counters that no real game reaches (a game is played to
+#: at most 1,000 points, and every hand scores at least one point), well inside
+#: the API's 32-bit fields: a decoded state past them was not made by this
+#: engine and is refused as STATE_CORRUPT.
+MAX_SCORE = 100_000
+MAX_HAND_NUMBER = 100_000
+
+
+def outside(name: str, values: Sequence[int], low: int, high: int) -> list[str]:
+    """``["NAME out of range"]`` when a value is not in ``low..high``, else ``[]``."""
+    if all(low <= value <= high for value in values):
+        return []
+    return [f"{name} out of range ({low}..{high})"]
+
+
+
+def check_turn(
+    move: Move, *, players: int, to_play: int, hand: Sequence[Card], game_over: bool
+) -> None:
+    """The checks every game makes first: the game goes on, the seat exists,
+    it is its turn, it holds the card."""
+    if game_over:
+        raise IllegalMove(Reason.GAME_OVER, "the game is over")
+    check_seat(move.seat, players)
+    if move.seat != to_play:
+        raise IllegalMove(
+            Reason.NOT_YOUR_TURN,
+            f"it is seat {to_play}'s turn, not seat {move.seat}'s",
+            {"seatToPlay": str(to_play)},
+        )
+    if move.card not in hand:
+        raise IllegalMove(Reason.CARD_NOT_IN_HAND, f"{move.card} is not in seat {move.seat}'s hand")
+
+
+def check_seat(seat: int, players: int) -> None:
+    if not 0 <= seat < players:
+        raise InvalidInput(Reason.INVALID_SEAT, f"seat must be 0..{players - 1}, not {seat}")
+
+
+def unique_best(values: Sequence[Any]) -> int | None:
+    """Index of the strictly greatest value; ``None`` when the best is shared."""
+    best = max(values)
+    leaders = [i for i, v in enumerate(values) if v == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def game_winner(scores: Sequence[int], target: int) -> int | None:
+    """The side that reached the target alone in the lead, if any.
+
+    With two sides this is also Tressette's rule: once a side has reached the
+    target the side with more points wins; equal points, another hand.
+    """
+    best = unique_best(scores)
+    return best if best is not None and scores[best] >= target else None
+
+
+def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def hands_fit(hands: Sequence[Sequence[Card]], to_play: int, played: set[int]) -> bool:
+    """The seat to play holds a card; the seats in ``played`` (those that already
+    played this round) hold one card fewer than the others."""
+    size = len(hands[to_play])
+    return size > 0 and all(len(hand) == size - (seat in played) for seat, hand in enumerate(hands))
+
+
+def close_hand(
+    state: S,
+    sides: tuple[Any, ...],
+    events: list[Event],
+    start_hand: Callable[..., tuple[S, list[Event]]],
+    **when_won: Any,
+) -> tuple[S, list[Event]]:
+    """Add a hand's points (``sides``, each with a ``total``) to the game scores:
+    the state with the winner (changed by ``when_won`` too) if a side has won,
+    else the next hand, dealt by ``start_hand`` (the game's own) by the next seat.
+
+    Appends HandScored, then GameOver or the next deal's events. ``state`` is a
+    game's state: a named tuple with ``rules``, ``dealer``, ``hand_number``,
+    ``scores``, ``rng``, ``decks`` and ``fresh_draws`` (when set, ``rng`` is the
+    fresh randomness of this move: see :func:`mazzo.engine.deal.fresh_order`).
+    """
+    ending = cast(Any, state)  # either game's state: it reads only the fields above
+    scores = tuple(old + side.total for old, side in zip(ending.scores, sides, strict=True))
+    events.append(HandScored(ending.hand_number, sides, scores))
+    winner = game_winner(scores, ending.rules.target)
+    if winner is not None:
+        events.append(GameOver(winner, scores))
+        if ending.fresh_draws:  # the entropy this move brought deals nothing now
+            when_won = {**when_won, "rng": 0}
+        return ending._replace(scores=scores, winner=winner, **when_won), events
+    rules = ending.rules
+    next_state, deal_events = start_hand(
+        rules,
+        (ending.dealer + 1) % rules.players,
+        ending.hand_number + 1,
+        scores,
+        ending.rng,
+        ending.decks,
+        ending.fresh_draws,
+    )
+    events.extend(deal_events)
+    return next_state, events
+
+
+def status_of(game: str, state: Any) -> Status:
+    """``state``'s public summary: either game's state (a named tuple with ``rules``,
+    ``to_play``, ``dealer``, ``hand_number``, ``scores`` and ``winner``)."""
+    rules, winner = state.rules, state.winner
+    # tuple.__new__ in Status's field order: a named tuple's keyword __new__ is
+    # Python code, and every Play answers a status.
+    return _new(
+        Status,
+        (
+            game,
+            rules.players,
+            None if winner is not None else state.to_play,
+            state.dealer,
+            state.hand_number,
+            state.scores,
+            winner,
+            rules.target,
+        ),
+    )

@@ -1,0 +1,83 @@
+"""Byte packing shared by the games' compact state codecs.
+
+A card is one byte (its index); a zone (a hand, the table, a pile) is a length
+byte followed by its cards; explicit decks still to use are a count byte
+followed by 40 bytes each, and end the state.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+from mazzo.engine.cards import DECK, DECK_SIZE, Card, check_full_deck
+from mazzo.engine.errors import InvalidInput, Reason
+
+S = TypeVar("S")
+
+
+def write_zones(out: bytearray, zones: Iterable[tuple[Card, ...]]) -> None:
+    flat: list[int] = []  # one bytes() for all the zones: a Play writes eight or more
+    for zone in zones:
+        flat.append(len(zone))
+        flat += zone
+    out += bytes(flat)
+
+
+def write_decks(out: bytearray, decks: tuple[tuple[Card, ...], ...]) -> None:
+    out.append(len(decks))
+    for deck in decks:
+        out += bytes(deck)
+
+
+def read_zones(data: memoryview, pos: int, count: int) -> tuple[list[tuple[Card, ...]], int]:
+    """Read ``count`` zones from ``pos``; return them and the position after them."""
+    zones = []
+    for _ in range(count):
+        size = data[pos]
+        # DECK[b] is the card of byte b; a byte past 39 raises IndexError.
+        zone = tuple(map(DECK.__getitem__, data[pos + 1 : pos + 1 + size]))
+        if len(zone) != size:
+            raise ValueError("a card zone is cut short")
+        zones.append(zone)
+        pos += 1 + size
+    return zones, pos
+
+
+def read_decks(data: memoryview, pos: int) -> tuple[tuple[Card, ...], ...]:
+    """Read the decks that end the state; nothing may follow them."""
+    count = data[pos]
+    pos += 1
+    if pos + DECK_SIZE * count != len(data):
+        raise ValueError("trailing or missing bytes")
+    decks = tuple(
+        tuple(map(DECK.__getitem__, data[pos + DECK_SIZE * i : pos + DECK_SIZE * (i + 1)]))
+        for i in range(count)
+    )
+    for deck in decks:
+        check_full_deck(deck)
+    return decks
+
+
+def decode_checked(
+    data: bytes,
+    read: Callable[[memoryview], S],
+    inconsistencies: Callable[[S], list[str]],
+) -> S:
+    """Read a state with ``read``, then refuse it if ``inconsistencies`` finds any:
+    either way ``InvalidInput(STATE_CORRUPT)``, never another exception."""
+    try:
+        state = read(memoryview(data))
+    except (struct.error, IndexError) as exc:
+        raise InvalidInput(Reason.STATE_CORRUPT, "the state does not decode: cut short") from exc
+    except KeyError as exc:
+        message = "the state does not decode: a value no field can take"
+        raise InvalidInput(Reason.STATE_CORRUPT, message) from exc
+    except (ValueError, InvalidInput) as exc:  # the readers' own words, or a rule refused
+        raise InvalidInput(Reason.STATE_CORRUPT, f"the state does not decode: {exc}") from exc
+    problems = inconsistencies(state)
+    if problems:
+        message = "the state is inconsistent: " + ", ".join(problems)
+        raise InvalidInput(Reason.STATE_CORRUPT, message)
+    return state

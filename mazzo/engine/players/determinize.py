@@ -1,0 +1,178 @@
+"""Simulated deals: a full state built from one seat's view, the unseen cards
+dealt at random in a way that fits everything the view shows.
+
+One function per game builds the state (:func:`scopa_state`,
+:func:`tressette_state`): when the states' shape changes, these are the only
+places a player has to follow. What the view shows and the deal respects:
+
+* the seat's own hand, the table or the trick, every pile, the counts of the
+  other hands and of the stock;
+* the cards others were seen to hold: Cirulla's declared hands, Tressette's
+  drawn cards and declared napoletane;
+* Tressette: the suits a seat has shown it lacks (:mod:`mazzo.engine.players.voids`):
+  no card of such a suit is dealt to it.
+
+The stock's order is drawn at random too: nobody knows it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from mazzo.engine.cards import DECK, SUIT_OF, Card
+from mazzo.engine.scopa import ScopaState, ScopaView
+from mazzo.engine.tressette import TressetteState, TressetteView
+
+
+def unseen_cards(view: ScopaView | TressetteView) -> list[Card]:
+    """The cards this seat cannot see, in the deck's order."""
+    seen = {*view.hand, *(c for pile in view.piles for c in pile)}
+    seen.update(c for cards in view.known for c in cards)
+    seen.update(view.table if isinstance(view, ScopaView) else view.trick)
+    return [c for c in DECK if c not in seen]
+
+
+def deal_unseen(
+    view: ScopaView | TressetteView, rng: random.Random, voids: Sequence[int] = ()
+) -> tuple[list[tuple[Card, ...]], tuple[Card, ...]]:
+    """Every seat's hand (its known cards, then dealt ones) and the stock.
+
+    ``voids``: by seat, the suits (bit masks) not to deal it. Without voids the
+    shuffled cards are dealt in turn. With voids, each card in turn goes to a
+    holder (a seat or the stock) that may take it, drawn in proportion to the
+    cards it still needs, and only if the rest can still be dealt (Hall's
+    condition over the few holders).
+    """
+    unseen = unseen_cards(view)
+    rng.shuffle(unseen)
+    holders = [seat for seat in range(len(view.hand_sizes)) if seat != view.seat]
+    needs = [view.hand_sizes[seat] - len(view.known[seat]) for seat in holders]
+    given: list[list[Card]] = [[] for _ in holders]
+    if any(voids) and _fits(
+        unseen, needs, [ALL_SUITS & ~voids[s] for s in holders], view.stock_size
+    ):
+        allowed = [ALL_SUITS & ~voids[s] for s in holders]
+        stock = _deal_around_voids(unseen, needs, allowed, view.stock_size, given, rng)
+    else:
+        at = 0
+        for index, need in enumerate(needs):
+            given[index] = unseen[at : at + need]
+            at += need
+        stock = unseen[at:]
+    hands: list[tuple[Card, ...]] = [()] * len(view.hand_sizes)
+    for index, seat in enumerate(holders):
+        hands[seat] = (*view.known[seat], *given[index])
+    hands[view.seat] = view.hand
+    return hands, tuple(stock)
+
+
+ALL_SUITS = 0b1111
+
+
+def _fits(cards: Sequence[Card], needs: Sequence[int], allowed: Sequence[int], stock: int) -> bool:
+    """Hall's condition: every group of seats needs no more cards than there are
+    cards of the suits some of them may hold (the stock takes any card)."""
+    per_suit = [0, 0, 0, 0]
+    for card in cards:
+        per_suit[SUIT_OF[card]] += 1
+    if sum(needs) + stock != len(cards):
+        return False
+    return _hall(per_suit, needs, allowed)
+
+
+def _hall(per_suit: Sequence[int], needs: Sequence[int], allowed: Sequence[int]) -> bool:
+    for group in range(1, 1 << len(needs)):
+        need = suits = 0
+        for index, wanted in enumerate(needs):
+            if group >> index & 1:
+                need += wanted
+                suits |= allowed[index]
+        if need > sum(n for s, n in enumerate(per_suit) if suits >> s & 1):
+            return False
+    return True
+
+
+def _deal_around_voids(
+    cards: Sequence[Card],
+    needs: Sequence[int],
+    allowed: Sequence[int],
+    stock_size: int,
+    given: list[list[Card]],
+    rng: random.Random,
+) -> list[Card]:
+    left = list(needs) + [stock_size]
+    masks = [*allowed, ALL_SUITS]
+    stock: list[Card] = []
+    per_suit = [0, 0, 0, 0]
+    for card in cards:
+        per_suit[SUIT_OF[card]] += 1
+    for card in cards:
+        suit = SUIT_OF[card]
+        per_suit[suit] -= 1
+        candidates = [k for k, mask in enumerate(masks) if left[k] and mask >> suit & 1]
+        while candidates:
+            pick = rng.choices(candidates, [left[k] for k in candidates])[0]
+            left[pick] -= 1
+            if _hall(per_suit, left[:-1], allowed):
+                break
+            left[pick] += 1
+            candidates.remove(pick)
+        else:  # unreachable when the deal fitted at the start
+            raise AssertionError("no holder may take this card")
+        (stock if pick == len(needs) else given[pick]).append(card)
+    return stock
+
+
+def scopa_state(view: ScopaView, rng: random.Random) -> ScopaState:
+    """A full Scopa state that fits ``view``."""
+    assert view.rules is not None, "a view from mazzo.engine.scopa.view carries its rules"
+    hands, stock = deal_unseen(view, rng)
+    status = view.status
+    return ScopaState(
+        rules=view.rules,
+        dealer=status.dealer,
+        hand_number=status.hand_number,
+        to_play=view.seat if status.seat_to_play is None else status.seat_to_play,
+        hands=tuple(hands),
+        table=view.table,
+        stock=stock,
+        piles=view.piles,
+        sweeps=view.sweeps,
+        last_capture_side=view.last_capture_side,
+        scores=status.scores,
+        rng=rng.getrandbits(64),
+        decks=(),
+        revealed=tuple(c for cards in view.known for c in cards),
+        declared=view.declared,
+    )
+
+
+def tressette_state(
+    view: TressetteView, rng: random.Random, voids: Sequence[int] = ()
+) -> TressetteState:
+    """A full Tressette state that fits ``view``; ``voids`` from
+    :func:`mazzo.engine.players.voids.shown_voids` (worked out once per choice)."""
+    assert view.rules is not None, "a view from mazzo.engine.tressette.view carries its rules"
+    hands, stock = deal_unseen(view, rng, voids)
+    status = view.status
+    players = len(hands)
+    # Cards known to others stay shown while a stock remains (drawn, declared).
+    revealed = tuple(view.known[seat] if view.stock_size else () for seat in range(players))
+    return TressetteState(
+        rules=view.rules,
+        dealer=status.dealer,
+        hand_number=status.hand_number,
+        to_play=view.seat if status.seat_to_play is None else status.seat_to_play,
+        leader=view.leader,
+        hands=tuple(hands),
+        trick=view.trick,
+        stock=stock,
+        piles=view.piles,
+        revealed=revealed,
+        declared=view.napoletana_suits or (0,) * players,
+        napoletana=view.napoletana or (0, 0),
+        scores=status.scores,
+        rng=rng.getrandbits(64),
+        decks=(),
+    )

@@ -1,0 +1,114 @@
+"""The expert: determinized Monte Carlo search over one seat's view.
+
+Each round of the search deals the unseen cards at random in a way that fits
+the view (:mod:`mazzo.engine.players.determinize`), then, for every legal move of
+the seat, plays that move and the rest of the hand out with a quick version of
+the greedy player's rules for every seat, and scores the hand (perfect
+information Monte Carlo, flat: the search's tree is the root's moves). All the
+moves are tried on the same deals with the same random choices in the
+play-outs (common random numbers): the difference between two moves is then
+measured on the same cards, which takes far fewer simulations than
+independent deals to tell them apart. The play-outs run on a fast path of
+mutable lists (:mod:`mazzo.engine.players.fast_scopa`,
+:mod:`mazzo.engine.players.fast_tressette`).
+
+The score of a play-out is the seat's *side* points minus the best other
+side's: partners play for the side, so in team games the search counts the
+partner's points as its own and plays the partner's moves in every
+simulation. The choice is the move with the best total. With a budget too
+small for one deal, the greedy player chooses.
+
+In the last round of a 2-player Scopa hand nothing is hidden any more, and an
+exact search replaces the sampling (:mod:`mazzo.engine.players.endgame`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mazzo.engine.game import Move
+from mazzo.engine.players import determinize, endgame, fast_scopa, fast_tressette, greedy
+from mazzo.engine.players.base import Budget, Suggestion
+from mazzo.engine.players.voids import shown_voids
+from mazzo.engine.scopa import ScopaView
+
+#: How often a simulated player plays a random move instead of its rule of
+#: thumb, so that the simulations do not all follow one line.
+EXPLORE = 0.1
+#: The share of the budget the exact search of a last round may spend.
+ENDGAME_SHARE = 0.5
+
+
+def choose(
+    view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
+) -> Suggestion:
+    if len(legal_moves) == 1:
+        return Suggestion(legal_moves[0])
+    more = budget.meter()
+    done = 0
+    if endgame.solvable(view):
+        # Half the budget for the exact search (it nearly always needs far
+        # less); should it not finish, the sampling search has the rest.
+        exact = budget.part(ENDGAME_SHARE).meter()
+        solved, done = endgame.choose(view, legal_moves, exact, rng, EXPLORE)
+        if solved is not None:
+            return solved
+    return sample(view, legal_moves, budget, rng, more, done)
+
+
+def sample(
+    view: Any,
+    legal_moves: Sequence[Move],
+    budget: Budget,
+    rng: random.Random,
+    more: Callable[[int], bool] | None = None,
+    done: int = 0,
+) -> Suggestion:
+    """The sampling search alone (also where the exact one would do), from
+    ``done`` simulations already spent under the meter ``more``."""
+    more = more or budget.meter()
+    count = len(legal_moves)
+    if count == 1:
+        return Suggestion(legal_moves[0])
+    deal, play_out = _simulator(view)
+    side = view.side
+    rewards = [0.0] * count
+    points = [0.0] * count
+    deals = 0
+    # A deal is played out once per move, or not at all: never past the budget.
+    while more(done + count - 1):
+        state = deal(rng)
+        seed = rng.getrandbits(64)
+        for index, move in enumerate(legal_moves):
+            # The same seed for every move: the simulated players' random
+            # choices match too, so that the moves differ only by themselves.
+            totals = play_out(state, move, random.Random(seed))
+            mine = totals[side]
+            rewards[index] += mine - max(t for s, t in enumerate(totals) if s != side)
+            points[index] += mine
+        done += count
+        deals += 1
+    if not deals:
+        return greedy.choose(view, legal_moves, budget, rng)
+    best = max(range(count), key=rewards.__getitem__)
+    return Suggestion(legal_moves[best], points[best] / deals, done)
+
+
+def _scopa_play_out(state: Any, move: Move, rng: random.Random) -> tuple[int, ...]:
+    return fast_scopa.play_out(state, move, rng, EXPLORE)
+
+
+def _tressette_play_out(state: Any, move: Move, rng: random.Random) -> tuple[int, ...]:
+    return fast_tressette.play_out(state, move, rng, EXPLORE)
+
+
+def _simulator(
+    view: Any,
+) -> tuple[Callable[[random.Random], Any], Callable[[Any, Move, random.Random], tuple[int, ...]]]:
+    """How to deal a simulation from ``view``, and how to play one out."""
+    if isinstance(view, ScopaView):
+        return (lambda rng: determinize.scopa_state(view, rng)), _scopa_play_out
+    voids = shown_voids(view)
+    return (lambda rng: determinize.tressette_state(view, rng, voids)), _tressette_play_out

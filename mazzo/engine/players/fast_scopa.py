@@ -1,0 +1,159 @@
+"""Scopa's fast path: a simulated hand played out on mutable lists.
+
+The engine's ``apply`` builds a new immutable state and a list of events for
+every move, and checks the move again: right for a server, wasteful inside a
+search that plays thousands of simulated moves a second and throws them away.
+Here one simulated hand lives in a few lists changed in place (hands, table,
+stock, piles), moves are (card, taking) pairs with no Move or event made, and
+only the points are worked out at the end, by the engine's own scoring
+(:func:`mazzo.engine.scopa_scoring.score_hand`). The capture rules are the engine's
+(its cached capture search), so every variant plays as in the engine;
+tests/engine/test_players_fast.py replays each simulated hand through the
+engine's ``apply`` and checks that both score it the same.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from mazzo.engine.cards import ACE, DECK, RANK_OF, Card
+from mazzo.engine.game import Move
+from mazzo.engine.players.greedy import OPEN_SWEEP_PENALTY, SWEEP_VALUE, card_worth
+from mazzo.engine.scopa import QUINDICI, ScopaState, _captures, judge_hand
+from mazzo.engine.scopa_rules import AceSweep, CaptureRule, ScopaRules
+from mazzo.engine.scopa_scoring import score_hand
+
+_BY_RANK, _BY_FIFTEEN = CaptureRule.SCOPA, CaptureRule.QUINDICI
+MAX_RANK = 10
+#: A simulated move: the card played and the cards it takes.
+Play = tuple[Card, frozenset[Card]]
+
+
+def play_out(
+    state: ScopaState,
+    move: Move,
+    rng: random.Random,
+    explore: float,
+    trace: list[tuple[int, Card, frozenset[Card]]] | None = None,
+) -> tuple[int, ...]:
+    """Play ``move`` then the rest of the hand with the rollout policy; the
+    hand's points by side. ``trace`` collects every move played (for tests)."""
+    rules = state.rules
+    players, teams = rules.players, rules.teams
+    hand_size = rules.hand_size
+    ace_rule = rules.ace_takes_all
+    hands = [list(h) for h in state.hands]
+    table = state.table
+    stock = list(state.stock)
+    piles = [list(p) for p in state.piles]
+    sweeps = list(state.sweeps)
+    last_side = state.last_capture_side
+    declared = list(state.declared) if state.declared else [0] * rules.sides
+    if rules.declarations:
+        # A fresh hand of three declares when its first card is played, whatever
+        # happens first: count it now.
+        for seat, hand in enumerate(hands):
+            if len(hand) == hand_size:
+                _declare(hand, rules.side_of(seat), declared)
+    seat = state.to_play
+    card, take = move.card, move.take
+    left = sum(map(len, hands)) + len(stock)  # cards still to be played
+    while True:
+        hand = hands[seat]
+        hand.remove(card)
+        left -= 1
+        if trace is not None:
+            trace.append((seat, card, take))
+        if take:
+            side = seat % 2 if teams else seat
+            if len(take) == len(table) and left:
+                sweep = True
+                if ace_rule and RANK_OF[card] == ACE:
+                    if rules.ace_sweep is AceSweep.NEVER:
+                        sweep = False
+                    elif rules.ace_sweep is AceSweep.ORDINARY:
+                        sweep = any(RANK_OF[c] == ACE for c in table)
+                if sweep:
+                    sweeps[side] += 1
+            piles[side] += [card, *(c for c in table if c in take)]
+            table = tuple([c for c in table if c not in take])
+            last_side = side
+        else:
+            table = (*table, card)
+        if not left:
+            break
+        seat = (seat + 1) % players
+        if not hands[seat]:  # every hand is empty: deal again from the stock
+            dealt = players * hand_size
+            for position in range(players):
+                receiver = (state.dealer + 1 + position) % players
+                hands[receiver] = stock[position:dealt:players]
+                if rules.declarations:
+                    _declare(hands[receiver], rules.side_of(receiver), declared)
+            del stock[:dealt]
+        card, take = _policy(hands[seat], table, rules, rng, explore)
+    if table and last_side is not None:
+        piles[last_side] += table
+    scored = score_hand(rules, piles, sweeps, declared if rules.declarations else ())
+    return tuple(side.total for side in scored)
+
+
+def _declare(hand: list[Card], side: int, declared: list[int]) -> None:
+    judged = judge_hand(hand)
+    if judged is not None:
+        declared[side] += judged[1]
+
+
+@lru_cache(maxsize=64)
+def _worths(rules: ScopaRules) -> tuple[float, ...]:
+    """The greedy player's worth of each card under ``rules``, by card index."""
+    return tuple(card_worth(c, rules) for c in DECK)
+
+
+def _policy(
+    hand: list[Card],
+    table: tuple[Card, ...],
+    rules: ScopaRules,
+    rng: random.Random,
+    explore: float,
+) -> Play:
+    """The greedy player's rules of thumb, quickly (mazzo.engine.players.greedy): the
+    takings worth most, a sweep above all; lay the cheapest card; avoid leaving
+    a table that one card sweeps (judged by its sum alone). With probability
+    ``explore`` a random card and taking instead."""
+    if rng.random() < explore:
+        card = rng.choice(hand)
+        options = _captures(RANK_OF[card], table, rules.capture_key)
+        return card, options[0] if len(options) == 1 else rng.choice(options)
+    return greedy_play(hand, table, rules)
+
+
+def greedy_play(hand: list[Card], table: tuple[Card, ...], rules: ScopaRules) -> Play:
+    """The greedy player's choice, quickly: see :func:`_policy`."""
+    key = rules.capture_key
+    worth = _worths(rules)
+    by_rank = key[0] is not _BY_FIFTEEN
+    by_fifteen = key[0] is not _BY_RANK
+    total = sum(RANK_OF[c] for c in table)
+    size = len(table)
+    best: Play | None = None
+    best_value = -1e9
+    for card in hand:
+        for take in _captures(RANK_OF[card], table, key):
+            if take:
+                value = worth[card] + sum(worth[c] for c in take)
+                left = total - sum(RANK_OF[c] for c in take)
+                if len(take) == size:
+                    value += SWEEP_VALUE
+            else:
+                value = -worth[card]
+                left = total + RANK_OF[card]
+            if left and (
+                (by_rank and left <= MAX_RANK) or (by_fifteen and 0 < QUINDICI - left <= MAX_RANK)
+            ):
+                value -= OPEN_SWEEP_PENALTY
+            if value > best_value:
+                best, best_value = (card, take), value
+    assert best is not None
+    return best

@@ -1,0 +1,16 @@
+"""The random player: any legal move, uniformly."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from mazzo.engine.game import Move
+from mazzo.engine.players.base import Budget, Suggestion
+
+
+def choose(
+    view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
+) -> Suggestion:
+    return Suggestion(rng.choice(legal_moves))

@@ -1,0 +1,316 @@
+"""The rules of one game of Scopa: the variant and every switch it presets.
+
+Every variant of the family is a set of switches on the one Scopa game
+(docs/variants.md): Scopone changes the deal, Quindici and Escoba the capture,
+Scopa d'Assi the ace, Cirulla several things at once, Re bello the scoring.
+:meth:`ScopaRules.preset` fills in the switches of a variant and lets a caller
+override any of them to mix house rules; the combinations that make no sense
+are refused with ``INVALID_OPTION``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any, NoReturn
+
+from mazzo.engine.cards import SETTEBELLO, Card
+from mazzo.engine.errors import InvalidInput, Reason
+
+PLAYER_COUNTS = (2, 3, 4, 6)
+MAX_TARGET = 1000
+
+
+class Variant(StrEnum):
+    SCOPA = "scopa"
+    SCOPONE_SCIENTIFICO = "scopone_scientifico"
+    SCOPONE_CLASSICO = "scopone_classico"
+    QUINDICI = "quindici"
+    ESCOBA = "escoba"
+    SCOPA_D_ASSI = "scopa_d_assi"
+    CIRULLA = "cirulla"
+    RE_BELLO = "re_bello"
+
+
+class PrimieraRule(StrEnum):
+    """How the primiera point is decided (docs/rules.md, Points of a hand)."""
+
+    STANDARD = "standard"  # scale totals; a side lacking a suit has none
+    SEVENS = "sevens"  # most sevens, then sixes, ...
+    LENIENT = "lenient"  # lacking a suit wins only if every side lacks one
+    MOST_SEVENS = "most_sevens"  # Escoba's sietes: most sevens, a tie scores nobody
+
+
+class DealRule(StrEnum):
+    THREE = "three"  # 3 each and 4 on the table, again until the stock is gone
+    SCOPONE_NINE = "scopone_nine"  # 9 each and 4 on the table, once
+    SCOPONE_TEN = "scopone_ten"  # 10 each, nothing on the table
+
+
+class CaptureRule(StrEnum):
+    SCOPA = "scopa"  # same rank first, else a sum to the card's value
+    QUINDICI = "quindici"  # the played card and the taken cards total 15
+    CIRULLA = "cirulla"  # either of the two above, the player's choice
+
+
+class AceSweep(StrEnum):
+    """When a capture made by an ace that takes all counts as a sweep."""
+
+    ORDINARY = "ordinary"  # only when the ordinary rules would have made it: never a take-all
+    ALWAYS = "always"  # every ace capture that empties the table
+    NEVER = "never"  # no capture made with an ace is a sweep
+
+
+class TableBonus(StrEnum):
+    """The dealer's sweeps for the first table of a hand."""
+
+    NONE = "none"
+    TOTAL = "total"  # Cirulla: a total of 15 gives one sweep, 30 two
+    PAIRS = "pairs"  # Escoba: 15 gives one; 30 two when it splits into two 15s
+
+
+class Face(StrEnum):
+    """The names and pictures of the cards; the codes on the wire never change."""
+
+    ITALIAN = "italian"
+    FRENCH = "french"
+    SPANISH = "spanish"
+
+
+#: (hand size, table size) of each deal.
+DEAL_SIZES = {DealRule.THREE: (3, 4), DealRule.SCOPONE_NINE: (9, 4), DealRule.SCOPONE_TEN: (10, 0)}
+
+
+@dataclass(frozen=True, slots=True)
+class ScopaRules:
+    players: int = 2
+    target: int = 11
+    napola: bool = False
+    primiera: PrimieraRule = PrimieraRule.STANDARD
+    variant: Variant = Variant.SCOPA
+    deal: DealRule = DealRule.THREE
+    capture: CaptureRule = CaptureRule.SCOPA
+    ace_takes_all: bool = False
+    ace_sweep: AceSweep = AceSweep.ORDINARY
+    fewest_cards: bool = False
+    redeal_kings: bool = True
+    redeal_aces: bool = False
+    first_table_bonus: TableBonus = TableBonus.NONE
+    declarations: bool = False
+    grande_piccola: bool = False
+    re_bello: Card | None = None
+    face: Face = Face.ITALIAN
+    #: A card that can take must take (Scopa); off, it may also be laid (Escoba).
+    compulsory_capture: bool = True
+    #: Cirulla: the matta (7C) counts as any value in the first-table total.
+    matta_wild_in_first_table: bool = False
+    #: Cirulla: the piccola's run of coins stops at the 6 instead of the 7.
+    piccola_stops_at_six: bool = False
+    #: The switches that decide captures, as one small key for the capture cache.
+    capture_key: tuple[CaptureRule, bool, bool] = field(
+        init=False, repr=False, compare=False, hash=False
+    )
+    #: Whether seats play in two teams (4 and 6 players): read on every capture.
+    teams: bool = field(init=False, repr=False, compare=False, hash=False)
+    #: The hash, worked out once: rules key caches that every move reads (the
+    #: state codec's), and hashing seventeen fields each time cost more than the look-up.
+    _hash: int = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        for name, kind in ENUM_FIELDS.items():
+            object.__setattr__(self, name, _enum_option(name, kind, getattr(self, name)))
+        for name in BOOL_FIELDS:
+            if type(getattr(self, name)) is not bool:
+                _refuse(name, f"{name} must be true or false")
+        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
+            raise InvalidInput(
+                Reason.INVALID_PLAYERS,
+                f"Scopa is played by 2, 3, 4 or 6 players, not {self.players}",
+            )
+        if type(self.target) is not int or not 1 <= self.target <= MAX_TARGET:
+            _refuse("target", f"target must be between 1 and {MAX_TARGET}, not {self.target}")
+        _check_combination(self)
+        key = (self.capture, self.ace_takes_all, self.fewest_cards)
+        object.__setattr__(self, "capture_key", key)
+        object.__setattr__(self, "teams", self.players in (4, 6))
+        compared = tuple(getattr(self, f.name) for f in fields(self) if f.compare)
+        object.__setattr__(self, "_hash", hash(compared))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @classmethod
+    def preset(cls, variant: Variant | str = Variant.SCOPA, **overrides: Any) -> ScopaRules:
+        """The rules of ``variant``, with the switches in ``overrides`` set by the caller."""
+        chosen: Variant = _enum_option("variant", Variant, variant)
+        unknown = sorted(set(overrides) - {f.name for f in fields(cls) if f.init})
+        if unknown:
+            _refuse(unknown[0], f"no Scopa option {unknown[0]!r}")
+        values = {**_PRESETS[chosen], **overrides, "variant": chosen}
+        if values.get("deal") == DealRule.SCOPONE_TEN:
+            # No first table: the redeal switches are off unless the caller set them.
+            for switch in ("redeal_kings", "redeal_aces"):
+                if switch not in overrides:
+                    values[switch] = False
+        if "ace_sweep" in overrides and not values.get("ace_takes_all", False):
+            _refuse("ace_sweep", "ace_sweep applies only when ace_takes_all is on")
+        if "players" not in overrides:
+            values["players"] = DEFAULT_PLAYERS[chosen]
+        return cls(**values)
+
+    @property
+    def hand_size(self) -> int:
+        return DEAL_SIZES[self.deal][0]
+
+    @property
+    def table_size(self) -> int:
+        return DEAL_SIZES[self.deal][1]
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.teams else self.players
+
+    def side_of(self, seat: int) -> int:
+        """Seats 0+2(+4) against 1+3(+5) with teams; every player alone otherwise."""
+        return seat % 2 if self.teams else seat
+
+
+#: The switches of enum type and of bool type. Their order is the order of the
+#: state codec's rules bytes (mazzo/engine/scopa.py): append, never reorder.
+ENUM_FIELDS: dict[str, type[StrEnum]] = {
+    "primiera": PrimieraRule,
+    "variant": Variant,
+    "deal": DealRule,
+    "capture": CaptureRule,
+    "ace_sweep": AceSweep,
+    "first_table_bonus": TableBonus,
+    "face": Face,
+}
+BOOL_FIELDS = (
+    "napola",
+    "ace_takes_all",
+    "fewest_cards",
+    "redeal_kings",
+    "redeal_aces",
+    "declarations",
+    "grande_piccola",
+    "compulsory_capture",
+    "matta_wild_in_first_table",
+    "piccola_stops_at_six",
+)
+
+#: What each variant changes from plain Scopa (docs/variants.md, the presets table).
+_PRESETS: dict[Variant, dict[str, Any]] = {
+    Variant.SCOPA: {},
+    Variant.SCOPONE_SCIENTIFICO: {
+        "deal": DealRule.SCOPONE_TEN,
+        "redeal_kings": False,
+        "target": 21,
+    },
+    Variant.SCOPONE_CLASSICO: {"deal": DealRule.SCOPONE_NINE, "target": 21},
+    Variant.QUINDICI: {"capture": CaptureRule.QUINDICI, "redeal_kings": False},
+    Variant.ESCOBA: {
+        "capture": CaptureRule.QUINDICI,
+        "redeal_kings": False,
+        "first_table_bonus": TableBonus.PAIRS,
+        "primiera": PrimieraRule.MOST_SEVENS,
+        "target": 21,
+        "face": Face.SPANISH,
+        "compulsory_capture": False,
+    },
+    Variant.SCOPA_D_ASSI: {"ace_takes_all": True},
+    Variant.CIRULLA: {
+        "capture": CaptureRule.CIRULLA,
+        "ace_takes_all": True,
+        "ace_sweep": AceSweep.ALWAYS,
+        "redeal_kings": False,
+        "redeal_aces": True,
+        "first_table_bonus": TableBonus.TOTAL,
+        "declarations": True,
+        "grande_piccola": True,
+        "target": 51,
+        "face": Face.FRENCH,
+    },
+    Variant.RE_BELLO: {"re_bello": Card.of(10, 0)},
+}
+
+TITLES: dict[Variant, str] = {
+    Variant.SCOPA: "Scopa",
+    Variant.SCOPONE_SCIENTIFICO: "Scopone scientifico",
+    Variant.SCOPONE_CLASSICO: "Scopone classico",
+    Variant.QUINDICI: "Scopa di Quindici",
+    Variant.ESCOBA: "Escoba",
+    Variant.SCOPA_D_ASSI: "Scopa d'Assi (Asso piglia tutto)",
+    Variant.CIRULLA: "Cirulla",
+    Variant.RE_BELLO: "Re bello",
+}
+
+VARIANT_PLAYERS: dict[Variant, tuple[int, ...]] = {
+    variant: (4,)
+    if variant in (Variant.SCOPONE_SCIENTIFICO, Variant.SCOPONE_CLASSICO)
+    else (2, 3, 4)
+    if variant is Variant.CIRULLA
+    else PLAYER_COUNTS
+    for variant in Variant
+}
+
+DEFAULT_PLAYERS: dict[Variant, int] = {
+    variant: 4 if variant in (Variant.SCOPONE_SCIENTIFICO, Variant.SCOPONE_CLASSICO) else 2
+    for variant in Variant
+}
+
+
+def preset_values(variant: Variant) -> dict[str, Any]:
+    """Every switch of ``variant`` (its changes over the plain defaults)."""
+    return dict(_PRESETS[variant])
+
+
+def _refuse(option: str, message: str) -> NoReturn:
+    raise InvalidInput(Reason.INVALID_OPTION, message, {"option": option})
+
+
+def _enum_option(name: str, kind: type[StrEnum], value: object) -> Any:
+    """Accept the member or its text ("sevens"); refuse anything else."""
+    try:
+        return kind(value)  # type: ignore[arg-type]
+    except ValueError:
+        allowed = ", ".join(member.value for member in kind)
+        _refuse(name, f"{name} must be one of {allowed}, not {value!r}")
+
+
+def _check_combination(rules: ScopaRules) -> None:
+    """Refuse switches that make no sense together (docs/variants.md)."""
+    # A player count the variant or the deal does not allow is INVALID_PLAYERS, as for
+    # plain Scopa (docs/variants.md, Combinations to refuse; docs/api.md).
+    if rules.deal is not DealRule.THREE and rules.players != 4:
+        raise InvalidInput(
+            Reason.INVALID_PLAYERS,
+            f"the Scopone deals are for 4 players, not {rules.players}",
+            {"option": "deal"},
+        )
+    if rules.variant is Variant.CIRULLA and rules.players == 6:
+        raise InvalidInput(
+            Reason.INVALID_PLAYERS,
+            f"Cirulla is played by 2, 3 or 4 players, not {rules.players}",
+            {"option": "players"},
+        )
+    if rules.declarations and rules.deal is not DealRule.THREE:
+        _refuse("declarations", "the hand declarations judge hands of 3 cards")
+    if rules.deal is DealRule.SCOPONE_TEN and (
+        rules.redeal_kings or rules.redeal_aces or rules.first_table_bonus is not TableBonus.NONE
+    ):
+        _refuse("deal", "the 10-card Scopone deal has no first table to redeal or score")
+    if rules.matta_wild_in_first_table and rules.first_table_bonus is TableBonus.NONE:
+        _refuse(
+            "matta_wild_in_first_table",
+            "matta_wild_in_first_table applies only with a first_table_bonus",
+        )
+    if rules.piccola_stops_at_six and not rules.grande_piccola:
+        _refuse("piccola_stops_at_six", "piccola_stops_at_six applies only with grande_piccola")
+    if rules.napola and rules.grande_piccola:
+        _refuse("napola", "the napola and the piccola would score the same run of coins twice")
+    if rules.re_bello is not None:
+        if not isinstance(rules.re_bello, Card):
+            _refuse("re_bello", f"re_bello must be a card, not {rules.re_bello!r}")
+        if rules.re_bello == SETTEBELLO:
+            _refuse("re_bello", "the 7 of coins already scores as the settebello")

@@ -1,0 +1,581 @@
+"""Tressette: docs/rules.md's Tressette section, for 2 players with a stock or 4 in pairs.
+
+A trick-taking game without trumps: follow suit when you can; the strongest
+card of the led suit wins (3, 2, ace, king, knight, jack, 7, 6, 5, 4). With two
+players each trick's winner, then the loser, draws from the stock, and the
+drawn cards are shown. Points come in thirds (ace 3; 3, 2 and the face cards
+1), floored per side, plus 1 for the last trick: 11 a hand, plus the
+napoletana when that option is on.
+
+Use it through :data:`TRESSETTE` (its :class:`~mazzo.engine.game.Game` registry entry) or
+the module functions, as with :mod:`mazzo.engine.scopa`.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from mazzo.engine import deal, packing
+from mazzo.engine.cards import DECK_SIZE, SUITS, Card
+from mazzo.engine.errors import IllegalMove, InvalidInput, Reason
+from mazzo.engine.events import (
+    CardDrawn,
+    CardPlayed,
+    Event,
+    NapoletanaDeclared,
+    TressetteSideScore,
+    TrickWon,
+)
+from mazzo.engine.game import (
+    MAX_HAND_NUMBER,
+    MAX_SCORE,
+    Game,
+    Move,
+    OptionSpec,
+    Status,
+    check_seat,
+    check_turn,
+    close_hand,
+    hands_fit,
+    outside,
+    replace_at,
+    status_of,
+)
+
+PLAYER_COUNTS = (2, 4)
+HAND_SIZE = 10
+DEFAULT_TARGET = 21
+MAX_TARGET = 1000
+NAPOLETANA_POINTS = 3
+NAPOLETANA_RANKS = (3, 2, 1)
+
+#: Trick strength of ranks 1..10 (index 0 unused): 3 > 2 > ace > king > ... > 4.
+STRENGTH = (0, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7)
+#: Value in thirds of a point of ranks 1..10: ace 3; 2, 3 and the face cards 1.
+THIRDS = (0, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class TressetteRules:
+    players: int = 2
+    target: int = DEFAULT_TARGET
+    napoletana: bool = False
+
+    def __post_init__(self) -> None:
+        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
+            raise InvalidInput(
+                Reason.INVALID_PLAYERS,
+                f"Tressette is played by 2 or 4 players, not {self.players}",
+            )
+        if type(self.target) is not int or not 1 <= self.target <= MAX_TARGET:
+            raise InvalidInput(
+                Reason.INVALID_OPTION,
+                f"target must be between 1 and {MAX_TARGET}, not {self.target}",
+                {"option": "target"},
+            )
+        if type(self.napoletana) is not bool:
+            raise InvalidInput(
+                Reason.INVALID_OPTION, "napoletana must be true or false", {"option": "napoletana"}
+            )
+
+    @property
+    def with_stock(self) -> bool:
+        return self.players == 2
+
+    @property
+    def sides(self) -> int:
+        return 2
+
+    def side_of(self, seat: int) -> int:
+        """Two players are a side each; four play in pairs, 0+2 against 1+3."""
+        return seat % 2
+
+
+class TressetteState(NamedTuple):
+    """A game of Tressette between two moves, hidden cards included: a named tuple
+    like ScopaState (cheap to build; change one with ``state._replace(...)``)."""
+
+    rules: TressetteRules
+    dealer: int
+    hand_number: int  # 1 for the first hand
+    to_play: int
+    leader: int  # the seat that led the trick in progress
+    hands: tuple[tuple[Card, ...], ...]  # by seat
+    trick: tuple[Card, ...]  # the trick in progress, in play order from the leader
+    stock: tuple[Card, ...]  # stock[0] is the top card
+    piles: tuple[tuple[Card, ...], ...]  # cards won, by side
+    revealed: tuple[tuple[Card, ...], ...]  # by seat: cards in hand everyone has seen
+    declared: tuple[int, ...]  # by seat: bit s set when suit s's napoletana was declared
+    napoletana: tuple[int, ...]  # this hand's napoletana points, by side
+    scores: tuple[int, ...]  # game score by side, before this hand
+    rng: int
+    decks: tuple[tuple[Card, ...], ...]
+    winner: int | None = None
+    #: Started without a seed or decks: ``stock`` is in card order (a set, not a
+    #: sequence), ``rng`` is 0, and each draw and deal shuffles with the entropy
+    #: apply() is given.
+    fresh_draws: bool = False
+
+    @property
+    def game_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def first_trick(self) -> bool:
+        """No trick completed yet this hand: every card played now is a seat's first."""
+        return not any(self.piles)
+
+
+@dataclass(frozen=True, slots=True)
+class TressetteView:
+    """What one seat may see: docs/rules.md, Hidden information."""
+
+    seat: int
+    side: int
+    hand: tuple[Card, ...]
+    trick: tuple[Card, ...]
+    leader: int
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    piles: tuple[tuple[Card, ...], ...]
+    known: tuple[tuple[Card, ...], ...]  # by seat: other seats' cards this seat knows
+    status: Status
+    # Public facts a player reasons with (mazzo.engine.players): the rules, and the
+    # napoletane declared aloud (suit bits by seat, points by side).
+    rules: TressetteRules | None = None
+    napoletana_suits: tuple[int, ...] = ()
+    napoletana: tuple[int, ...] = ()
+
+
+# ---------------------------------------------------------------- starting
+
+
+def new_game(
+    rules: TressetteRules,
+    *,
+    seed: int,
+    decks: Sequence[Sequence[Card]] = (),
+    first_dealer: int | None = None,
+    fresh: bool = False,
+) -> tuple[TressetteState, list[Event]]:
+    """Shuffle (or take ``decks[0]``) and deal the first hand.
+
+    ``fresh``: as in :func:`mazzo.engine.scopa.new_game`; each draw from the stock and
+    each later deal take the entropy given to :func:`apply`.
+    """
+    dealer, rng_state, explicit = deal.checked_start(rules.players, seed, decks, first_dealer)
+    if fresh and explicit:
+        raise ValueError("explicit decks fix the deal: a game with them cannot be fresh")
+    return _start_hand(rules, dealer, 1, (0, 0), rng_state, explicit, fresh)
+
+
+def _start_hand(
+    rules: TressetteRules,
+    dealer: int,
+    hand_number: int,
+    scores: tuple[int, ...],
+    rng_state: int,
+    decks: tuple[tuple[Card, ...], ...],
+    fresh: bool = False,
+) -> tuple[TressetteState, list[Event]]:
+    rng_state, deck, decks = deal.next_deck(rng_state, decks)
+    hands, stock = deal.deal_round(deck, rules.players, dealer, HAND_SIZE)
+    if fresh:  # keep nothing that orders the cards still to come
+        stock, rng_state = deal.unordered(stock), 0
+    leader = (dealer + 1) % rules.players
+    state = TressetteState(
+        rules=rules,
+        dealer=dealer,
+        hand_number=hand_number,
+        to_play=leader,
+        leader=leader,
+        hands=hands,
+        trick=(),
+        stock=stock,
+        piles=((), ()),
+        revealed=((),) * rules.players,
+        declared=(0,) * rules.players,
+        napoletana=(0, 0),
+        scores=scores,
+        rng=rng_state,
+        decks=decks,
+        fresh_draws=fresh,
+    )
+    return state, deal.deal_events(hand_number, dealer, (), hands, len(stock))
+
+
+# ---------------------------------------------------------------- moves
+
+
+def _led_suit_in_hand(state: TressetteState, seat: int) -> tuple[Card, ...]:
+    """The cards ``seat`` must choose from to follow suit (none when leading)."""
+    if not state.trick:
+        return ()
+    led = state.trick[0].suit
+    return tuple(c for c in state.hands[seat] if c.suit == led)
+
+
+def legal_moves(state: TressetteState) -> list[Move]:
+    """Every legal move of the seat to play: follow suit when you can."""
+    if state.game_over:
+        return []
+    seat = state.to_play
+    followers = _led_suit_in_hand(state, seat)
+    return [Move(seat, card) for card in followers or state.hands[seat]]
+
+
+def resolve(state: TressetteState, move: Move) -> Move:
+    """Check ``move``; raise :class:`IllegalMove` (or :class:`InvalidInput`) if it is not legal."""
+    check_turn(
+        move,
+        players=state.rules.players,
+        to_play=state.to_play,
+        hand=state.hands[move.seat] if 0 <= move.seat < state.rules.players else (),
+        game_over=state.game_over,
+    )
+    if move.take or move.lay:
+        raise InvalidInput(
+            Reason.TAKE_NOT_ALLOWED, "a Tressette move is a card alone: no take, no lay"
+        )
+    followers = _led_suit_in_hand(state, move.seat)
+    if followers and move.card not in followers:
+        led = SUITS[state.trick[0].suit]
+        raise IllegalMove(
+            Reason.MUST_FOLLOW_SUIT,
+            f"{led} was led and seat {move.seat} holds {led}: play "
+            + " or ".join(str(c) for c in followers),
+            {"ledSuit": led},
+        )
+    return move
+
+
+# ---------------------------------------------------------------- playing
+
+
+def apply(
+    state: TressetteState, move: Move, entropy: int | None = None
+) -> tuple[TressetteState, list[Event]]:
+    """Play ``move``; return the new state and what happened.
+
+    ``entropy``: as in :func:`mazzo.engine.scopa.apply` (here a draw needs it too).
+    """
+    move = resolve(state, move)
+    seat, players = move.seat, state.rules.players
+    events: list[Event] = []
+    if state.first_trick and state.rules.napoletana:
+        # Declared when the player plays their first card of the hand.
+        state = _declare(state, seat, state.hands[seat], events)
+    hands = replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != move.card))
+    revealed = replace_at(
+        state.revealed, seat, tuple(c for c in state.revealed[seat] if c != move.card)
+    )
+    events.append(CardPlayed(seat, move.card))
+    state = state._replace(
+        hands=hands,
+        revealed=revealed,
+        trick=(*state.trick, move.card),
+        to_play=(seat + 1) % players,
+    )
+    if len(state.trick) < players:
+        return state, events
+    return _finish_trick(state, events, entropy)
+
+
+def trick_winner(leader: int, trick: Sequence[Card], players: int) -> int:
+    """The seat whose card is the strongest of the led suit."""
+    led = trick[0].suit
+    best = max(
+        (i for i, c in enumerate(trick) if c.suit == led), key=lambda i: STRENGTH[trick[i].rank]
+    )
+    return (leader + best) % players
+
+
+def _finish_trick(
+    state: TressetteState, events: list[Event], entropy: int | None
+) -> tuple[TressetteState, list[Event]]:
+    rules = state.rules
+    winner = trick_winner(state.leader, state.trick, rules.players)
+    side = rules.side_of(winner)
+    events.append(TrickWon(winner, side, state.leader, state.trick))
+    state = state._replace(
+        piles=replace_at(state.piles, side, state.piles[side] + state.trick),
+        trick=(),
+        leader=winner,
+        to_play=winner,
+    )
+    if state.stock:
+        if state.fresh_draws:  # the cards drawn now are chosen now
+            state = state._replace(stock=deal.fresh_order(state.stock, entropy))
+        state = _draw(state, winner, events)
+        if state.fresh_draws:
+            state = state._replace(stock=deal.unordered(state.stock))
+    if any(state.hands):
+        return state, events
+    if state.fresh_draws:  # the next hand, if any, is shuffled with this move's entropy
+        state = state._replace(rng=deal.required_entropy(entropy))
+    return _end_hand(state, side, events)
+
+
+def _draw(state: TressetteState, winner: int, events: list[Event]) -> TressetteState:
+    """Two players: the winner draws the top card, then the other; both are shown."""
+    for seat in (winner, 1 - winner):
+        card, stock = state.stock[0], state.stock[1:]
+        events.append(CardDrawn(seat, card))
+        state = state._replace(
+            stock=stock,
+            hands=replace_at(state.hands, seat, (*state.hands[seat], card)),
+            revealed=replace_at(state.revealed, seat, (*state.revealed[seat], card)),
+        )
+        if state.rules.napoletana:
+            state = _declare(state, seat, (card,), events)
+    if not state.stock:
+        # The stock is gone: every card is known now; nothing needs to be marked shown.
+        state = state._replace(revealed=((),) * len(state.hands))
+    return state
+
+
+def _declare(
+    state: TressetteState, seat: int, among: Sequence[Card], events: list[Event]
+) -> TressetteState:
+    """Declare every napoletana of ``seat`` not yet declared that involves a card of ``among``."""
+    hand = set(state.hands[seat])
+    side = state.rules.side_of(seat)
+    for suit in sorted({c.suit for c in among}):
+        cards = tuple(Card.of(rank, suit) for rank in NAPOLETANA_RANKS)
+        if state.declared[seat] & (1 << suit) or not hand.issuperset(cards):
+            continue
+        events.append(NapoletanaDeclared(seat, side, suit, cards, NAPOLETANA_POINTS))
+        shown = state.revealed[seat] + tuple(c for c in cards if c not in state.revealed[seat])
+        state = state._replace(
+            declared=replace_at(state.declared, seat, state.declared[seat] | 1 << suit),
+            napoletana=replace_at(
+                state.napoletana, side, state.napoletana[side] + NAPOLETANA_POINTS
+            ),
+            revealed=replace_at(state.revealed, seat, shown),
+        )
+    return state
+
+
+def _end_hand(
+    state: TressetteState, last_trick_side: int, events: list[Event]
+) -> tuple[TressetteState, list[Event]]:
+    sides = score_hand(state.piles, last_trick_side, state.napoletana)
+    return close_hand(state, sides, events, _start_hand)
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def thirds(cards: Sequence[Card]) -> int:
+    return sum(THIRDS[c.rank] for c in cards)
+
+
+def score_hand(
+    piles: Sequence[Sequence[Card]], last_trick_side: int, napoletana: Sequence[int]
+) -> tuple[TressetteSideScore, ...]:
+    """Each side: its thirds floored to points, 1 for the last trick, its napoletana."""
+    return tuple(
+        TressetteSideScore(
+            side=side,
+            thirds=thirds(pile),
+            card_points=thirds(pile) // 3,
+            last_trick_point=int(side == last_trick_side),
+            napoletana=napoletana[side],
+        )
+        for side, pile in enumerate(piles)
+    )
+
+
+# ---------------------------------------------------------------- seeing
+
+
+def status(state: TressetteState) -> Status:
+    return status_of("tressette", state)
+
+
+def known_cards(state: TressetteState, seat: int) -> tuple[tuple[Card, ...], ...]:
+    """By seat, the cards in other hands that ``seat`` has seen or can deduce.
+
+    Drawn cards and declared napoletane are shown until played; with two
+    players and the stock gone, the opponent's hand is everything not yet seen.
+    """
+    known: list[tuple[Card, ...]] = []
+    for other, hand in enumerate(state.hands):
+        if other == seat:
+            known.append(())
+        elif state.rules.with_stock and not state.stock:
+            known.append(hand)
+        else:
+            known.append(state.revealed[other])
+    return tuple(known)
+
+
+def view(state: TressetteState, seat: int) -> TressetteView:
+    check_seat(seat, state.rules.players)
+    return TressetteView(
+        seat=seat,
+        side=state.rules.side_of(seat),
+        hand=state.hands[seat],
+        trick=state.trick,
+        leader=state.leader,
+        hand_sizes=tuple(len(h) for h in state.hands),
+        stock_size=len(state.stock),
+        piles=state.piles,
+        known=known_cards(state, seat),
+        status=status(state),
+        rules=state.rules,
+        napoletana_suits=state.declared,
+        napoletana=state.napoletana,
+    )
+
+
+# ---------------------------------------------------------------- the compact codec
+
+_FORMAT = 1
+_NONE = 0xFF
+_HEADER = struct.Struct(">BBHBBIBBBQ")
+_SIDE = struct.Struct(">IB")
+
+
+def encode(state: TressetteState) -> bytes:
+    """The state as compact bytes (about 75 for two players)."""
+    rules = state.rules
+    out = bytearray(
+        _HEADER.pack(
+            _FORMAT,
+            rules.players,
+            rules.target,
+            int(rules.napoletana) | int(state.fresh_draws) << 1,
+            state.dealer,
+            state.hand_number,
+            state.to_play,
+            state.leader,
+            _NONE if state.winner is None else state.winner,
+            state.rng,
+        )
+    )
+    for score, napoletana in zip(state.scores, state.napoletana, strict=True):
+        out += _SIDE.pack(score, napoletana)
+    out += bytes(state.declared)
+    packing.write_zones(
+        out, (*state.hands, state.trick, state.stock, *state.piles, *state.revealed)
+    )
+    packing.write_decks(out, state.decks)
+    return bytes(out)
+
+
+def decode(data: bytes) -> TressetteState:
+    """Read :func:`encode`'s bytes back; ``InvalidInput(STATE_CORRUPT)`` if they are not."""
+    return packing.decode_checked(data, _decode, _inconsistencies)
+
+
+def _decode(data: memoryview) -> TressetteState:
+    fmt, players, target, flags, dealer, hand_number, to_play, leader, winner, rng_state = (
+        _HEADER.unpack_from(data)
+    )
+    if fmt != _FORMAT:
+        raise ValueError(f"unknown Tressette state format {fmt}")
+    if flags & ~3:
+        raise ValueError(f"unknown option bits {flags:#x}")
+    rules = TressetteRules(players, target, bool(flags & 1))
+    pos = _HEADER.size
+    scores, napoletana = [], []
+    for _ in range(rules.sides):
+        score, points = _SIDE.unpack_from(data, pos)
+        scores.append(score)
+        napoletana.append(points)
+        pos += _SIDE.size
+    declared = tuple(data[pos : pos + players])
+    pos += players
+    zones, pos = packing.read_zones(data, pos, players + 2 + rules.sides + players)
+    decks = packing.read_decks(data, pos)
+    return TressetteState(
+        rules=rules,
+        dealer=dealer,
+        hand_number=hand_number,
+        to_play=to_play,
+        leader=leader,
+        hands=tuple(zones[:players]),
+        trick=zones[players],
+        stock=zones[players + 1],
+        piles=tuple(zones[players + 2 : players + 4]),
+        revealed=tuple(zones[players + 4 :]),
+        declared=declared,
+        napoletana=tuple(napoletana),
+        scores=tuple(scores),
+        rng=rng_state,
+        decks=decks,
+        winner=None if winner == _NONE else winner,
+        fresh_draws=bool(flags & 2),
+    )
+
+
+def _out_of_range(state: TressetteState) -> list[str]:
+    """Every counter of a decoded state within what a game can reach (seats are checked
+    below, cards by the 40-card check)."""
+    return [
+        *outside("score", state.scores, 0, MAX_SCORE),
+        *outside("hand number", (state.hand_number,), 1, MAX_HAND_NUMBER),
+        # One napoletana per suit at most, bit s for suit s.
+        *outside("napoletana points", state.napoletana, 0, NAPOLETANA_POINTS * len(SUITS)),
+        *outside("declared suits", state.declared, 0, (1 << len(SUITS)) - 1),
+    ]
+
+
+def _inconsistencies(state: TressetteState) -> list[str]:
+    """What makes the state one no game can reach."""
+    players = state.rules.players
+    problems = _out_of_range(state)
+    cards = [c for zone in (*state.hands, state.trick, state.stock, *state.piles) for c in zone]
+    if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
+        problems.append("the 40 cards are not there once each")
+    if not (0 <= state.dealer < players and 0 <= state.leader < players):
+        problems.append("seat out of range")
+    if state.winner is not None and state.winner not in (0, 1):
+        problems.append("winner out of range")
+    if any(
+        not set(shown) <= set(hand) for shown, hand in zip(state.revealed, state.hands, strict=True)
+    ):
+        problems.append("a shown card is not in its hand")
+    if state.stock and not state.rules.with_stock:
+        problems.append("a stock with four players")
+    if len(state.trick) >= players or state.to_play != (state.leader + len(state.trick)) % players:
+        problems.append("the trick does not fit the turn")
+    elif not _hands_fit_trick(state):
+        problems.append("hand sizes do not fit the trick")
+    return problems
+
+
+def _hands_fit_trick(state: TressetteState) -> bool:
+    """Seats that played to the trick in progress hold one card fewer; at the end, none."""
+    if state.game_over:
+        return not any(state.hands) and not state.trick
+    players = state.rules.players
+    played = {(state.leader + k) % players for k in range(len(state.trick))}
+    return hands_fit(state.hands, state.to_play, played)
+
+
+# ---------------------------------------------------------------- the registry entry
+
+
+TRESSETTE = Game(
+    name="tressette",
+    title="Tressette",
+    description="The trick-taking game without trumps: follow suit, win the 3s, 2s and aces.",
+    player_counts=PLAYER_COUNTS,
+    options=(
+        OptionSpec("target", "int", DEFAULT_TARGET, "points to win", min=1, max=MAX_TARGET),
+        OptionSpec("napoletana", "bool", False, "3 points for holding the 3, 2 and ace of a suit"),
+    ),
+    new_game=new_game,
+    legal_moves=legal_moves,
+    resolve=resolve,
+    apply=apply,
+    view=view,
+    status=status,
+    encode=encode,
+    decode=decode,
+)

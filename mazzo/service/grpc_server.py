@@ -1,0 +1,178 @@
+"""The gRPC transport: mazzo.v1.Engine, health checking and reflection."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent import futures
+from typing import Any
+
+import grpc
+from google.protobuf.message import Message
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from grpc_status import rpc_status
+
+from mazzo.service.errors import ApiError, ServiceReason, log_refusal
+from mazzo.service.handlers import SERVICE_NAME, EngineHandlers, Rpc, rpcs
+from mazzo.service.metrics import GrpcMetricsInterceptor, Metrics
+
+log = logging.getLogger(__name__)
+
+#: Trailing metadata naming the server process that answered (multi-process
+#: serving only, as the REST header X-Mazzo-Worker): its pid, nothing secret.
+WORKER_METADATA_KEY = "x-mazzo-worker"
+
+Metadata = tuple[tuple[str, str], ...]
+
+#: gRPC core refuses a message past this many times MAZZO_MAX_REQUEST_BYTES by
+#: itself (RESOURCE_EXHAUSTED, no details); up to it the deserializer below
+#: refuses it in the documented form (REQUEST_TOO_LARGE).
+CORE_LIMIT_FACTOR = 4
+
+
+def _core_limit(max_bytes: int) -> int:
+    return min(CORE_LIMIT_FACTOR * max_bytes, 2**31 - 1)  # gRPC's option is an int32
+
+
+class _Refused:
+    """What the deserializer hands on for request bytes it refuses: the error to answer."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: ApiError) -> None:
+        self.error = error
+
+
+def _request_deserializer(rpc: Rpc, max_bytes: int) -> Callable[[bytes], Any]:
+    """Bytes -> request message; never raises (grpc would answer INTERNAL and log a traceback).
+
+    Bytes over ``max_bytes`` or that are not the request message become a
+    :class:`_Refused` that the behaviour answers with INVALID_ARGUMENT.
+    """
+    parse = rpc.request_type.FromString
+    type_name = rpc.request_type.DESCRIPTOR.full_name
+
+    def deserialize(data: bytes) -> Any:
+        if len(data) > max_bytes:
+            return _Refused(
+                ApiError.invalid(
+                    ServiceReason.REQUEST_TOO_LARGE,
+                    f"the request is {len(data)} bytes, more than the {max_bytes} accepted",
+                    limit=str(max_bytes),
+                )
+            )
+        try:
+            return parse(data)
+        except Exception:  # DecodeError, and whatever else bytes from the wire may cause
+            return _Refused(
+                ApiError.invalid(
+                    ServiceReason.MALFORMED_REQUEST,
+                    f"the request bytes are not a {type_name} message",
+                )
+            )
+
+    return deserialize
+
+
+def _unary_behaviour(
+    call: Callable[[Any], Message], trailer: Metadata = ()
+) -> Callable[[Any, grpc.ServicerContext], Any]:
+    def behaviour(request: Any, context: grpc.ServicerContext) -> Any:
+        try:
+            if type(request) is _Refused:
+                log_refusal("gRPC", call.__name__, request.error)
+                raise request.error
+            response = call(request)
+        except ApiError as api_error:
+            error = api_error
+        except Exception:
+            # A bug must not leak a traceback to the caller nor kill the server.
+            log.exception("unexpected error in %s", call.__name__)
+            error = ApiError.internal()
+        else:
+            if trailer:
+                context.set_trailing_metadata(trailer)
+            return response
+        status = rpc_status.to_status(error.to_status())
+        if trailer:  # abort_with_status replaces the trailing metadata with its own
+            status = status._replace(trailing_metadata=(*status.trailing_metadata, *trailer))
+        context.abort_with_status(status)
+
+    return behaviour
+
+
+def engine_handler(
+    handlers: EngineHandlers, worker: str | None = None, max_request_bytes: int = 65536
+) -> grpc.GenericRpcHandler:
+    trailer: Metadata = ((WORKER_METADATA_KEY, worker),) if worker else ()
+    methods = {
+        rpc.name: grpc.unary_unary_rpc_method_handler(
+            _unary_behaviour(rpc.call, trailer),
+            request_deserializer=_request_deserializer(rpc, max_request_bytes),
+            response_serializer=rpc.response_type.SerializeToString,
+        )
+        for rpc in rpcs(handlers)
+    }
+    return grpc.method_handlers_generic_handler(SERVICE_NAME, methods)
+
+
+class GrpcServer:
+    """A started gRPC server and what it takes to stop it gracefully.
+
+    ``reuse_port``: bind with SO_REUSEPORT, so that the server processes of one
+    multi-process Mazzo share the port (the kernel spreads connections over
+    them). Off by default, so that two servers never share a port by accident.
+    ``worker``: a name for this process (its pid) sent back as trailing
+    metadata ``x-mazzo-worker``; None sends nothing.
+    """
+
+    def __init__(
+        self,
+        handlers: EngineHandlers,
+        metrics: Metrics,
+        addr: str,
+        *,
+        workers: int = 16,
+        max_message_bytes: int = 65536,
+        reuse_port: bool = False,
+        worker: str | None = None,
+    ):
+        self.server = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grpc"),
+            interceptors=[GrpcMetricsInterceptor(metrics)],
+            options=[
+                ("grpc.max_receive_message_length", _core_limit(max_message_bytes)),
+                ("grpc.so_reuseport", 1 if reuse_port else 0),
+            ],
+        )
+        self.server.add_generic_rpc_handlers(
+            (engine_handler(handlers, worker, max_message_bytes),)
+        )
+        self.health = health.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection(
+            (
+                SERVICE_NAME,
+                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                reflection.SERVICE_NAME,
+            ),
+            self.server,
+        )
+        self.port = self.server.add_insecure_port(addr)
+        if self.port == 0:
+            raise OSError(f"cannot listen for gRPC on {addr}")
+
+    def start(self) -> None:
+        self.server.start()
+        for service in ("", SERVICE_NAME):
+            self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
+
+    def not_serving(self) -> None:
+        """Report NOT_SERVING (for good) while still serving: the start of a drain."""
+        self.health.enter_graceful_shutdown()
+
+    def stop(self, grace: float) -> None:
+        """Refuse new calls, let in-flight ones finish for up to ``grace`` seconds."""
+        self.health.enter_graceful_shutdown()
+        self.server.stop(grace).wait()

@@ -1,0 +1,481 @@
+"""The one implementation behind both transports.
+
+Each handler takes the request message of its RPC and returns the response
+message, or raises :class:`~mazzo.service.errors.ApiError`. The gRPC servicer and
+the REST gateway only move these messages over their wire.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf.message import Message
+
+from mazzo.engine import GAMES, Game, IllegalMove, RuleError, game_of, get_game
+from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.events import Event
+from mazzo.engine.game import check_seat
+from mazzo.engine.players import PLAYERS, Budget, suggest
+from mazzo.service import codec
+from mazzo.service.config import DEFAULT_MAX_SUGGEST_MS, Config
+from mazzo.service.errors import ApiError, ServiceReason
+from mazzo.service.metrics import Metrics
+from mazzo.service.state_token import StateSealer, StateTokenError, random_u64
+from mazzo.service.trust import (
+    CREDENTIAL_PURPOSE,
+    GAME_ID_BYTES,
+    Record,
+    SeatCredentials,
+    denied,
+    dump_record,
+    events_for,
+    game_id_text,
+    load_record,
+)
+from mazzo.v1 import engine_pb2 as pb
+
+#: How many states each server process remembers by their token (2-player Scopa:
+#: about 1.1 KB each with its token, so some 4.5 MB in all).
+OPENED_STATES = 4096
+
+#: Suggest: the level when none is named, the budget when none is given, and the
+#: simulations a budget allows when the caller sets no limit (time decides).
+DEFAULT_LEVEL = "expert"
+DEFAULT_SUGGEST_MS = 100
+UNLIMITED_SIMULATIONS = 1 << 30
+
+_NewStateResponse = TypeVar("_NewStateResponse", pb.NewGameResponse, pb.PlayResponse)
+
+
+def _random_seed() -> int:
+    return int.from_bytes(os.urandom(8), "big")
+
+
+@contextmanager
+def _rule_errors() -> Iterator[None]:
+    """Engine refusals become API errors with the engine's reason."""
+    try:
+        yield
+    except RuleError as error:
+        raise ApiError.from_rule_error(error) from error
+
+
+class StateCache:
+    """The records (states with their game id, ply and sealing time) this process
+    knows by their token, least recently used out first.
+
+    Thread-safe (gRPC runs handlers on a thread pool). ``maxsize`` 0 keeps
+    nothing. Sharing a state between calls is safe: states are immutable values.
+    ``hits`` and ``misses`` count the look-ups (the benchmarks check them).
+    """
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self.hits = 0
+        self.misses = 0
+        self._states: OrderedDict[bytes, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, token: bytes) -> Any | None:
+        with self._lock:
+            state = self._states.get(token)
+            if state is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._states.move_to_end(token)
+            return state
+
+    def put(self, token: bytes, state: Any) -> None:
+        if self.maxsize <= 0:
+            return
+        with self._lock:
+            self._states[token] = state
+            self._states.move_to_end(token)
+            if len(self._states) > self.maxsize:
+                self._states.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+
+class EngineHandlers:
+    """The RPCs, with a memory of recent states (``opened_states`` of them).
+
+    Seat credentials: a call that brings one sees and acts as that seat only;
+    ``require_seat_credentials`` refuses calls without one (docs/security.md).
+
+    A caller sends the token it was given to its next call (LegalMoves,
+    Validate, then Play on the same token), so each handler remembers, by
+    token, the states it opened and the states it sealed (NewGame, Play): such
+    a token is answered without decrypting nor decoding it again. Only
+    authentic tokens get in (opened, or sealed here); a refused token is
+    checked, refused and counted in ``mazzo_states_refused_total`` every time.
+    ``opened_states=0`` turns the memory off, so every call opens its token.
+    """
+
+    def __init__(
+        self,
+        sealer: StateSealer,
+        metrics: Metrics,
+        seed_source: Callable[[], int] = _random_seed,
+        opened_states: int = OPENED_STATES,
+        *,
+        require_seat_credentials: bool = False,
+        max_suggest_ms: int = DEFAULT_MAX_SUGGEST_MS,
+    ):
+        self._max_suggest_ms = max_suggest_ms
+        self._sealer = sealer
+        self._metrics = metrics
+        self._seed_source = seed_source
+        self.states = StateCache(opened_states)
+        self._move_counters: dict[tuple[str, str], Any] = {}
+        self._seats = SeatCredentials(sealer.derived_keys(CREDENTIAL_PURPOSE))
+        self.require_seat_credentials = require_seat_credentials
+
+    @classmethod
+    def from_config(cls, config: Config, metrics: Metrics) -> EngineHandlers:
+        """The handlers a server process runs with ``config``'s keys and trust settings."""
+        sealer = StateSealer(config.state_keys, max_age=config.state_max_age)
+        return cls(
+            sealer,
+            metrics,
+            require_seat_credentials=config.require_seat_credentials,
+            max_suggest_ms=config.max_suggest_ms,
+        )
+
+    # -------------------------------------------------------------- state tokens
+
+    def _open(self, token: bytes) -> Record:
+        record = self.states.get(token)
+        try:
+            if record is not None:
+                # A remembered token ages like any other.
+                if self._sealer.max_age is not None:
+                    self._sealer.check_age(record.sealed_at)
+                return record  # type: ignore[no-any-return]
+            payload, sealed_at = self._sealer.open_dated(token)
+            record = Record(*load_record(payload), sealed_at)
+        except StateTokenError as error:
+            self._metrics.mazzo_states_refused_total.labels(reason=error.reason).inc()
+            raise ApiError.invalid(error.reason, error.message) from error
+        except InvalidInput as error:
+            self._metrics.mazzo_states_refused_total.labels(reason=error.reason.value).inc()
+            raise ApiError.from_rule_error(error) from error
+        self.states.put(token, record)
+        return record
+
+    def _count_move(self, game: str, outcome: str) -> None:
+        # The label child is bound once per (game, outcome): this is the hot path.
+        child = self._move_counters.get((game, outcome))
+        if child is None:
+            child = self._metrics.mazzo_moves_total.labels(game=game, outcome=outcome)
+            self._move_counters[(game, outcome)] = child
+        child.inc()
+
+    def _seal(self, state: Any, game_id: bytes, ply: int) -> bytes:
+        """The state's new token, remembered: the caller's next call brings it back."""
+        token, sealed_at = self._sealer.seal_dated(dump_record(state, game_id, ply))
+        self.states.put(token, Record(state, game_id, ply, sealed_at))
+        return token
+
+    def _with_new_state(
+        self,
+        response: _NewStateResponse,
+        game: Game,
+        record: tuple[Any, bytes, int],
+        events: Sequence[Event],
+    ) -> _NewStateResponse:
+        """Fill in the new state's token, the events and the status, in place."""
+        state, game_id, ply = record
+        response.state = self._seal(state, game_id, ply)
+        codec.write_events(response.events, events)
+        _write_status(response.status, game, state, game_id, ply)
+        return response
+
+    # -------------------------------------------------------------- who may do what
+
+    def _seat_scope(self, request: Any, record: Record) -> int | None:
+        """The one seat a call may see and act as (its seat credential's), or None
+        for full access: no credential while the server does not require one."""
+        credential = request.seat_credential
+        if credential:
+            return self._seats.seat_of(credential, record.game_id)
+        if self.require_seat_credentials:
+            raise denied(
+                ServiceReason.SEAT_CREDENTIAL_REQUIRED,
+                "this server requires a seat credential (seat_credential)",
+            )
+        return None
+
+    def _events_seat(self, request: Any, scope: int | None, players: int) -> int | None:
+        """Whose events an answer carries: the scope's, the one asked for, or None: all
+        (only the public ones when credentials are required)."""
+        if not request.HasField("events_seat"):
+            return scope
+        asked = request.events_seat
+        with _rule_errors():
+            check_seat(asked, players)
+        _check_seat_permitted(scope, asked, "see the events of")
+        return asked
+
+    # -------------------------------------------------------------- RPCs
+
+    def get_catalog(self, request: pb.GetCatalogRequest) -> pb.GetCatalogResponse:
+        return pb.GetCatalogResponse(games=[codec.game_info_to_pb(g) for g in GAMES.values()])
+
+    def new_game(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
+        seeded = request.HasField("seed")
+        with _rule_errors():
+            name, rules = codec.rules_from_request(request)
+            game = get_game(name)
+            decks = codec.decks_from_request(request)
+            first_dealer = request.first_dealer if request.HasField("first_dealer") else None
+            # Without a seed or decks nothing fixes the cards to come: the first
+            # deal takes fresh randomness now, every later deal and draw its own.
+            state, events = game.new_game(
+                rules,
+                seed=request.seed if seeded else self._seed_source(),
+                decks=decks,
+                first_dealer=first_dealer,
+                fresh=not seeded and not decks,
+            )
+            seat = self._events_seat(request, None, rules.players)
+        self._metrics.mazzo_games_started_total.labels(game=name).inc()
+        game_id = os.urandom(GAME_ID_BYTES)
+        response = pb.NewGameResponse(
+            seat_credentials=[
+                pb.SeatCredential(seat=s, credential=self._seats.issue(game_id, s))
+                for s in range(rules.players)
+            ]
+        )
+        if seeded:
+            response.seed = request.seed
+        if seat is not None or self.require_seat_credentials:
+            events = events_for(events, seat)
+        return self._with_new_state(response, game, (state, game_id, 0), events)
+
+    def play(self, request: pb.PlayRequest) -> pb.PlayResponse:
+        record = self._open(request.state)
+        state = record.state
+        game = game_of(state)
+        scope = self._seat_scope(request, record)
+        _check_ply(request, record)
+        move = self._move(request)
+        _check_seat_permitted(scope, move.seat, "play for")
+        seat = self._events_seat(request, scope, state.rules.players)
+        try:
+            # A game without a seed deals and draws with fresh randomness, drawn here.
+            state, events = game.apply(state, move, random_u64() if state.fresh_draws else None)
+        except IllegalMove as error:
+            self._count_move(game.name, "refused")
+            raise ApiError.from_rule_error(error) from error
+        except RuleError as error:
+            raise ApiError.from_rule_error(error) from error
+        self._count_move(game.name, "applied")
+        if seat is not None or self.require_seat_credentials:
+            events = events_for(events, seat)
+        return self._with_new_state(
+            pb.PlayResponse(), game, (state, record.game_id, record.ply + 1), events
+        )
+
+    def validate(self, request: pb.ValidateRequest) -> pb.ValidateResponse:
+        record = self._open(request.state)
+        state = record.state
+        game = game_of(state)
+        scope = self._seat_scope(request, record)
+        _check_ply(request, record)
+        move = self._move(request)
+        _check_seat_permitted(scope, move.seat, "validate a move for")
+        try:
+            game.resolve(state, move)
+        except IllegalMove as error:
+            self._count_move(game.name, "illegal")
+            return pb.ValidateResponse(
+                legal=False,
+                reason=error.reason.value,
+                message=error.message,
+                choices=[codec.move_to_pb(m) for m in error.choices],
+            )
+        except RuleError as error:
+            raise ApiError.from_rule_error(error) from error
+        self._count_move(game.name, "legal")
+        return pb.ValidateResponse(legal=True)
+
+    def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
+        record = self._open(request.state)
+        state = record.state
+        game = game_of(state)
+        scope = self._seat_scope(request, record)
+        status = game.status(state)
+        if status.seat_to_play is None:
+            raise ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, "the game is over"))
+        # The moves show the hand of the seat to play: only that seat may list them.
+        _check_seat_permitted(scope, status.seat_to_play, "list the moves of")
+        return pb.LegalMovesResponse(
+            seat=status.seat_to_play,
+            moves=[codec.move_to_pb(m) for m in game.legal_moves(state)],
+        )
+
+    def view(self, request: pb.ViewRequest) -> pb.ViewResponse:
+        record = self._open(request.state)
+        state = record.state
+        _check_seat_permitted(self._seat_scope(request, record), request.seat, "view")
+        with _rule_errors():
+            seen = game_of(state).view(state, request.seat)
+        response = pb.ViewResponse(view=codec.view_to_pb(seen))
+        _write_version(response.view.status, record.game_id, record.ply)
+        return response
+
+    def suggest(self, request: pb.SuggestRequest) -> pb.SuggestResponse:
+        """A player's move for the seat to play, chosen from that seat's view only."""
+        record = self._open(request.state)
+        state = record.state
+        _check_seat_permitted(self._seat_scope(request, record), request.seat, "ask for a move of")
+        game = game_of(state)
+        level = request.level or DEFAULT_LEVEL
+        if level not in PLAYERS:
+            raise ApiError.invalid(
+                ServiceReason.INVALID_LEVEL,
+                f"no player level {level!r}; levels: {', '.join(PLAYERS)}",
+                levels=",".join(PLAYERS),
+            )
+        if request.budget_ms < 0 or request.simulations < 0:
+            raise ApiError.invalid(
+                ServiceReason.INVALID_BUDGET, "budget_ms and simulations must be 0 or more"
+            )
+        budget_ms = min(request.budget_ms or DEFAULT_SUGGEST_MS, self._max_suggest_ms)
+        with _rule_errors():
+            seen = game.view(state, request.seat)
+            to_play = game.status(state).seat_to_play
+            if to_play is None:
+                raise IllegalMove(Reason.GAME_OVER, "the game is over")
+            if request.seat != to_play:
+                raise IllegalMove(
+                    Reason.NOT_YOUR_TURN,
+                    f"it is seat {to_play}'s turn, not seat {request.seat}'s",
+                    {"seatToPlay": str(to_play)},
+                )
+        seed = request.seed if request.HasField("seed") else self._seed_source()
+        budget = Budget(
+            simulations=request.simulations or UNLIMITED_SIMULATIONS,
+            seconds=budget_ms / 1000,
+            clock=time.perf_counter,
+        )
+        started = time.perf_counter()
+        # The player gets the seat's view, never the state (docs/bots.md).
+        chosen = suggest(level, seen, game.legal_moves(state), budget, random.Random(seed))
+        self._metrics.mazzo_suggest_seconds.labels(level=level).observe(
+            time.perf_counter() - started
+        )
+        self._metrics.mazzo_suggestions_total.labels(game=game.name, level=level).inc()
+        self._metrics.mazzo_suggest_simulations_total.labels(level=level).inc(chosen.simulations)
+        response = pb.SuggestResponse(
+            move=codec.move_to_pb(chosen.move),
+            simulations=chosen.simulations,
+            level=level,
+            budget_ms=budget_ms,
+        )
+        if chosen.expected_points is not None:
+            response.expected_points = chosen.expected_points
+        return response
+
+    # -------------------------------------------------------------- helpers
+
+    @staticmethod
+    def _move(request: pb.PlayRequest | pb.ValidateRequest) -> Any:
+        if not request.HasField("move"):
+            raise ApiError.invalid(ServiceReason.MOVE_MISSING, "the request has no move")
+        try:  # not _rule_errors(): a context manager costs a microsecond here
+            return codec.move_from_pb(request.move)
+        except RuleError as error:
+            raise ApiError.from_rule_error(error) from error
+
+
+def _check_seat_permitted(scope: int | None, seat: int, what: str) -> None:
+    """A call limited to seat ``scope`` may not concern another ``seat``."""
+    if scope is not None and seat != scope:
+        raise denied(
+            ServiceReason.SEAT_NOT_PERMITTED,
+            f"seat {scope}'s credential may not {what} seat {seat}",
+            seat=str(scope),
+        )
+
+
+def _check_ply(request: pb.PlayRequest | pb.ValidateRequest, record: Record) -> None:
+    """Compare-and-set: ABORTED when the caller expected the state at another ply."""
+    if request.HasField("expected_ply") and request.expected_ply != record.ply:
+        raise ApiError(
+            grpc.StatusCode.ABORTED,
+            ServiceReason.STATE_VERSION_MISMATCH,
+            f"the state is at ply {record.ply}, not {request.expected_ply}",
+            {"ply": str(record.ply)},
+        )
+
+
+def _write_status(message: pb.Status, game: Game, state: Any, game_id: bytes, ply: int) -> None:
+    codec.write_status(message, game.status(state))
+    _write_version(message, game_id, ply)
+
+
+def _write_version(message: pb.Status, game_id: bytes, ply: int) -> None:
+    message.game_id = game_id_text(game_id)
+    if ply:  # a zero is left unset: proto3 writes none
+        message.ply = ply
+
+
+# ---------------------------------------------------------------- the RPC table
+
+SERVICE = pb.DESCRIPTOR.services_by_name["Engine"]
+SERVICE_NAME = SERVICE.full_name
+
+
+@dataclass(frozen=True)
+class Rpc:
+    """One RPC of mazzo.v1.Engine: its messages, its handler, its HTTP rule."""
+
+    name: str
+    request_type: type[Message]
+    response_type: type[Message]
+    call: Callable[[Any], Message]
+    http_method: str
+    http_path: str
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def rpcs(handlers: EngineHandlers) -> list[Rpc]:
+    """Every RPC of the service descriptor, bound to its handler.
+
+    Both transports are built from this one table, so the REST routes are
+    exactly the proto's google.api.http annotations.
+    """
+    from google.api import annotations_pb2
+
+    table = []
+    for method in SERVICE.methods:
+        rule = method.GetOptions().Extensions[annotations_pb2.http]
+        verb = rule.WhichOneof("pattern")
+        table.append(
+            Rpc(
+                name=method.name,
+                request_type=getattr(pb, method.input_type.name),
+                response_type=getattr(pb, method.output_type.name),
+                call=getattr(handlers, _snake(method.name)),
+                http_method=verb.upper(),
+                http_path=getattr(rule, verb),
+            )
+        )
+    return table

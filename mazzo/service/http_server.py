@@ -1,0 +1,406 @@
+"""The HTTP server of the REST gateway: waitress, with Mazzo's timeouts and errors.
+
+Why waitress (docs/performance.md, "The HTTP server"): its one event loop per
+process reads every request, header and body, before a thread runs the Flask
+app, so a client that sends slowly or stalls holds a socket and a few hundred
+bytes, never a thread. Idle kept-alive connections cost the same. Stalled
+clients cannot starve the threads that answer the others.
+
+On top of waitress this module adds what it lacks:
+
+- timeouts with their own clock (:class:`HttpLimits`): a request, header and
+  body, must arrive within ``read_timeout`` of its first byte (else 408 and
+  the connection closed), a new connection must start its request within
+  ``read_timeout``, and a kept-alive connection may stay idle for
+  ``idle_timeout``;
+- the HTTP layer's own refusals (malformed request line or headers, a bad
+  chunked body, headers or body too large, a transfer coding it does not read)
+  in the API's JSON error envelope instead of waitress's text pages, with a
+  4xx status (an unsupported ``Transfer-Encoding`` is a 400, not waitress's
+  501), logged as one rate-limited line;
+- a body of exactly ``max_body`` bytes accepted (waitress refuses a body of its
+  own limit), one byte more refused (413, ``REQUEST_TOO_LARGE``);
+- a lifecycle for graceful stops: stop accepting, let requests in flight
+  finish, close (``stop_accepting``, ``drain``, ``close``).
+
+The same server runs in the single process of ``MAZZO_WORKERS=1`` and in each
+worker of a multi-process Mazzo (on the sockets the parent bound).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import resource
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
+
+import orjson
+from waitress import wasyncore
+from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
+from waitress.server import TcpWSGIServer
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
+
+from mazzo.service.config import Config
+from mazzo.service.errors import ApiError, log_refusal
+
+WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+#: How often the event loop checks the timeouts. A connection is closed when
+#: its timeout is less than a tick away, so never later than its timeout.
+TICK = 0.1
+#: Connections one process holds at most; past it, new ones wait in the
+#: kernel's backlog (and another worker takes them).
+CONNECTION_LIMIT = 4096
+#: The request line and headers together; more is refused (431).
+MAX_HEADER_BYTES = 8192
+#: Threads that run the Flask app, per process: requests are CPU-bound and
+#: share the GIL with gRPC, so a few are enough; waiting clients hold none.
+THREADS = 8
+#: When stopping, how long after its last activity an idle connection stays
+#: open for a request its client may already be sending.
+STOP_LINGER = 1.0
+#: How long a connection closed after a refusal still reads (and drops) input.
+LINGER = 2.0
+#: Longest caller-supplied text an error message quotes.
+QUOTE_LIMIT = 80
+
+# waitress warns on every request that waits for a thread: normal under load.
+logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+
+
+@dataclass(frozen=True)
+class HttpLimits:
+    """How long and how much the HTTP server waits for and reads from a client."""
+
+    read_timeout: float = 5.0
+    idle_timeout: float = 30.0
+    max_body: int = 65536
+    max_header: int = MAX_HEADER_BYTES
+    threads: int = THREADS
+    connection_limit: int = CONNECTION_LIMIT
+
+
+def limits_of(config: Config) -> HttpLimits:
+    return HttpLimits(
+        read_timeout=config.http_read_timeout,
+        idle_timeout=config.http_idle_timeout,
+        max_body=config.max_request_bytes,
+    )
+
+
+# ---------------------------------------------------------------- errors
+
+
+Headers = list[tuple[str, str]]
+
+
+def error_response(error: ApiError, *, close: bool = True) -> tuple[str, Headers, bytes]:
+    """The status line, headers and body of an HTTP refusal in the JSON envelope."""
+    body = orjson.dumps(error.envelope(), option=orjson.OPT_APPEND_NEWLINE)
+    status = error.http_status
+    headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+    if close:
+        headers.append(("Connection", "close"))
+    return f"{status} {HTTPStatus(status).phrase}", headers, body
+
+
+def _quoted(text: str) -> str:
+    printable = "".join(c if c.isprintable() else "?" for c in text)
+    return printable if len(printable) <= QUOTE_LIMIT else printable[:QUOTE_LIMIT] + "..."
+
+
+def _refusal(code: int, detail: str, limits: HttpLimits) -> ApiError:
+    """waitress's refusal (status and text) as the API's error, written for the caller."""
+    if code == 413:
+        message = f"the request body is larger than the {limits.max_body} bytes accepted"
+        return ApiError.http(413, message)
+    if code == 431:
+        limit = limits.max_header
+        message = f"the request line and headers are larger than the {limit} bytes accepted"
+        return ApiError.http(431, message)
+    # 400 (bad request line, header or chunked body) and 501 (a transfer coding
+    # other than chunked): both the caller's to fix.
+    return ApiError.http(400, f"not a valid HTTP/1.1 request: {_quoted(detail)}")
+
+
+class _ErrorTask(ErrorTask):  # type: ignore[misc]
+    """waitress's refusals, in the JSON envelope."""
+
+    def execute(self) -> None:
+        server = self.channel.server
+        error = _refusal(self.request.error.code, str(self.request.error.body), server.limits)
+        log_refusal("REST", "the REST port", error)
+        status, headers, body = error_response(error, close=False)
+        self.status = status
+        self.response_headers.extend(h for h in headers if h[0] != "Content-Length")
+        self.set_close_on_finish()
+        self.channel.linger = True
+        self.content_length = len(body)
+        self.write(body)
+
+
+# ---------------------------------------------------------------- connections
+
+
+class _Parser(HTTPRequestParser):  # type: ignore[misc]
+    """One request being read; made when its first byte arrives."""
+
+    def __init__(self, adj: Adjustments) -> None:
+        super().__init__(adj)
+        self.started = time.monotonic()
+
+
+class _Channel(HTTPChannel):  # type: ignore[misc]
+    """One client connection.
+
+    After a refusal the connection is closed with a lingering close: the
+    server stops writing, then reads and drops what the client still sends
+    for up to LINGER seconds. Closing a socket with unread input makes the
+    kernel send a reset, and the client would lose the refusal it was sent.
+    """
+
+    parser_class = _Parser
+    error_task_class = _ErrorTask
+    #: Any byte received yet: a connection that sent nothing gets the read timeout.
+    spoke = False
+    #: Close with a lingering close (after a refusal); when the lingering ends.
+    linger = False
+    lingering_until: float | None = None
+
+    def received(self, data: bytes) -> bool:
+        if data:
+            self.spoke = True
+        return bool(super().received(data))
+
+    def handle_close(self) -> None:
+        if self.linger and self.lingering_until is None and self.connected:
+            try:
+                self.socket.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+            else:
+                self.lingering_until = time.monotonic() + LINGER
+                self.will_close = self.close_when_flushed = False
+                return
+        super().handle_close()
+
+    def readable(self) -> bool:
+        return self.lingering_until is not None or bool(super().readable())
+
+    def writable(self) -> bool:
+        return self.lingering_until is None and bool(super().writable())
+
+    def handle_read(self) -> None:
+        if self.lingering_until is None:
+            super().handle_read()
+        else:
+            self.recv(self.adj.recv_bytes)  # dropped; at the end of input, recv closes
+
+    def expire(self, now: float, wall: float, limits: HttpLimits) -> None:
+        """Close this connection if it waited past its timeout; called on the loop's thread."""
+        if self.lingering_until is not None:
+            if now > self.lingering_until:
+                super().handle_close()
+            return
+        if self.requests or self.will_close:
+            return  # a request is being answered (or the connection already closing)
+        partial = self.request
+        if partial is not None:
+            if now - partial.started > limits.read_timeout - TICK:
+                self._time_out(limits)
+            return
+        idle = limits.idle_timeout if self.spoke else limits.read_timeout
+        if wall - self.last_activity > idle - TICK:
+            self.will_close = True  # idle, or an answer the client does not read
+
+    def _time_out(self, limits: HttpLimits) -> None:
+        error = ApiError.http(
+            408, f"the request did not arrive within {limits.read_timeout:g} s of its first byte"
+        )
+        log_refusal("REST", "the REST port", error)
+        status, headers, body = error_response(error)
+        head = f"HTTP/1.1 {status}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n"
+        payload = head.encode("latin-1") + body
+        with self.outbuf_lock:
+            self.outbufs[-1].append(payload)
+            self.current_outbuf_count += len(payload)
+            self.total_outbufs_len += len(payload)
+        self.request = None
+        self.linger = True
+        self.close_when_flushed = True
+        # If the client does not read the 408 either, the idle rule closes it.
+        self.last_activity = time.time()
+        self.spoke = True
+
+
+class _Listener(TcpWSGIServer):  # type: ignore[misc]
+    """One listening socket of the server; the timeouts are checked by :class:`HttpServer`."""
+
+    channel_class = _Channel
+    limits: HttpLimits
+
+    def maintenance(self, now: float) -> None:
+        pass  # HttpServer.check_timeouts does it, with the read and idle timeouts
+
+
+# ---------------------------------------------------------------- the server
+
+
+class HttpServer:
+    """waitress on listening sockets, each with its WSGI app, one event loop and thread pool.
+
+    Call :meth:`poll` in a loop (or :meth:`serve` in a thread). Stopping:
+    :meth:`stop_accepting`, then :meth:`drain` for requests in flight, then
+    :meth:`close`.
+    """
+
+    def __init__(self, listeners: list[tuple[socket.socket, WsgiApp]], limits: HttpLimits):
+        self.limits = limits
+        self._map: dict[int, Any] = {}
+        sockets = [sock for sock, _ in listeners]
+        for sock in sockets:
+            sock.setblocking(False)
+        adjustments = Adjustments(
+            sockets=sockets,
+            threads=limits.threads,
+            connection_limit=limits.connection_limit,
+            # The timeouts are this module's (check_timeouts): waitress's never trigger.
+            channel_timeout=10**9,
+            cleanup_interval=10**9,
+            max_request_header_size=limits.max_header,
+            # waitress refuses a body of its limit itself: one more accepts exactly max_body.
+            max_request_body_size=limits.max_body + 1,
+            asyncore_use_poll=True,  # select() stops at file descriptor 1024
+            ident="mazzo",
+            expose_tracebacks=False,
+            log_socket_errors=False,
+        )
+        self._dispatcher = ThreadedTaskDispatcher()
+        self._dispatcher.set_thread_count(limits.threads)
+        self.listeners: list[_Listener] = []
+        for sock, app in listeners:
+            listener = _Listener(
+                app,
+                map=self._map,
+                _sock=sock,
+                dispatcher=self._dispatcher,
+                adj=adjustments,
+                bind_socket=False,
+                sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
+            )
+            listener.limits = limits
+            self.listeners.append(listener)
+        self._next_check = 0.0
+        self._stopped = threading.Event()
+        self._serving: threading.Thread | None = None
+
+    @property
+    def channels(self) -> list[_Channel]:
+        return [d for d in list(self._map.values()) if isinstance(d, _Channel)]
+
+    def poll(self, timeout: float = TICK) -> None:
+        """Serve for up to ``timeout`` seconds (one turn of the event loop), then check timeouts."""
+        wasyncore.loop(timeout=timeout, map=self._map, use_poll=True, count=1)
+        now = time.monotonic()
+        if now >= self._next_check:
+            self._next_check = now + TICK
+            self.check_timeouts(now)
+
+    def check_timeouts(self, now: float) -> None:
+        wall = time.time()
+        for channel in self.channels:
+            channel.expire(now, wall, self.limits)
+
+    def serve(self) -> None:
+        """Serve until :meth:`close` (for a thread of its own)."""
+        self._serving = threading.current_thread()
+        while not self._stopped.is_set():
+            self.poll()
+
+    def stop_accepting(self) -> None:
+        """Close the listening sockets (this process's copies); connections stay open."""
+        for listener in self.listeners:
+            if listener.accepting:
+                listener.accepting = False
+                listener.del_channel()
+                listener.socket.close()
+
+    def busy(self) -> bool:
+        """A request in flight: being read, answered, or its answer not yet sent."""
+        return any(_in_flight(channel) for channel in self.channels)
+
+    def drain(self, timeout: float, keep_running: Callable[[], None] = lambda: None) -> bool:
+        """Serve until no request is in flight (or ``timeout``); idle connections are closed
+        (after STOP_LINGER since they were last active).
+
+        Runs the event loop itself (the caller's loop has stopped); ``keep_running``
+        is called on each turn (a worker tells its parent it is alive). True when
+        nothing was left in flight.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            waiting = False
+            wall = time.time()
+            for channel in self.channels:
+                if _in_flight(channel):
+                    waiting = True
+                elif channel.lingering_until is None and not channel.will_close:
+                    # Idle: closed, unless it was active a moment ago (just
+                    # accepted, or just answered): its client may be sending.
+                    if wall - channel.last_activity > STOP_LINGER:
+                        channel.will_close = True
+                    else:
+                        waiting = True
+            if not waiting or time.monotonic() >= deadline:
+                return not waiting
+            keep_running()
+            self.poll(min(TICK, max(deadline - time.monotonic(), 0.0)))
+
+    def close(self) -> None:
+        """Close every connection and stop the threads."""
+        self._stopped.set()
+        serving = self._serving
+        if serving is not None and serving is not threading.current_thread():
+            serving.join(10 * TICK)  # the loop ends its turn: nothing runs it meanwhile
+        self.stop_accepting()
+        for dispatcher in list(self._map.values()):
+            with contextlib.suppress(OSError):
+                dispatcher.close()
+        self._map.clear()
+        self._dispatcher.shutdown(cancel_pending=True, timeout=1)
+
+
+def raise_file_limit() -> None:
+    """Let this process hold CONNECTION_LIMIT connections: the soft limit of open files
+    up to the hard one (the usual soft default, 1024, is what a few idle clients reach)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTION_LIMIT + 256
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def _in_flight(channel: _Channel) -> bool:
+    return bool(channel.requests or channel.request is not None or channel.total_outbufs_len)
+
+
+def bind(addr: tuple[str, int], backlog: int = 2048) -> socket.socket:
+    """A listening TCP socket on ``addr`` (host, port; port 0 picks a free one)."""
+    family = socket.AF_INET6 if ":" in addr[0] else socket.AF_INET
+    try:
+        return socket.create_server(addr, family=family, backlog=backlog)
+    except OSError as error:
+        raise OSError(f"cannot listen on {addr[0]}:{addr[1]}: {error.strerror}") from None
+
+
+def port_of(sock: socket.socket) -> int:
+    return int(sock.getsockname()[1])

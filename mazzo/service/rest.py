@@ -1,0 +1,289 @@
+"""The REST gateway: the proto's google.api.http routes over Flask.
+
+It maps HTTP and JSON onto the same handlers as the gRPC servicer, with the
+proto3 JSON mapping (lowerCamelCase names, every field printed including
+defaults, 64-bit integers as strings, bytes as base64) and AIP-193 errors.
+The mapping is mazzo.service.json_mapping: json_format's exact answers, compiled per
+message type, encoded with orjson (compact UTF-8, one line).
+"""
+
+from __future__ import annotations
+
+import logging
+import pathlib
+from collections.abc import Callable, Sequence
+
+import orjson
+from flask import Flask, Response, current_app, request
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
+
+from mazzo.service.errors import ApiError, ServiceReason
+from mazzo.service.handlers import EngineHandlers, Rpc, rpcs
+from mazzo.service.json_mapping import JsonMappingError, message_to_json, parse
+from mazzo.service.metrics import Metrics, instrument_flask
+
+log = logging.getLogger(__name__)
+
+
+def _json(body: object, status: int = 200) -> Response:
+    return _json_bytes(orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE), status)
+
+
+def _json_bytes(body: bytes, status: int = 200) -> Response:
+    return Response(body, status=status, mimetype="application/json")
+
+
+def _error_response(error: ApiError) -> Response:
+    return _json(error.envelope(), error.http_status)
+
+
+def _view(rpc: Rpc, *, strict_json: bool = False) -> Callable[[], Response]:
+    # Unknown fields are ignored unless strict: a newer client talks to an older server.
+    ignore_unknown = not strict_json
+
+    def view() -> Response:
+        message = rpc.request_type()
+        if rpc.http_method != "GET":
+            coding = request.headers.get("Content-Encoding", "identity").strip().lower()
+            if coding != "identity":
+                message_text = f"the body must not be encoded (Content-Encoding: {coding[:40]!r})"
+                return _error_response(ApiError.http(415, message_text))
+            # MAX_CONTENT_LENGTH is one byte more than the limit, so that a body of
+            # exactly the limit reads whole (Werkzeug refuses a read past its
+            # limit even at the end of the body) and one byte more is seen.
+            body = request.get_data(cache=False) or b"{}"
+            if len(body) > current_app.config[MAX_BYTES_KEY]:
+                raise RequestEntityTooLarge()
+            try:
+                parse(body, message, ignore_unknown_fields=ignore_unknown)
+            except JsonMappingError as exc:
+                return _error_response(ApiError.invalid(ServiceReason.MALFORMED_REQUEST, str(exc)))
+        try:
+            reply = rpc.call(message)
+        except ApiError as error:
+            return _error_response(error)
+        return _json_bytes(message_to_json(reply, newline=True))
+
+    view.__name__ = rpc.name
+    return view
+
+
+def _http_error(exc: HTTPException) -> Response:
+    status = exc.code or 500
+    if status == 404:
+        message = f"no route {request.method} {request.path[:100]}"
+    elif status == 413:
+        limit = current_app.config[MAX_BYTES_KEY]
+        message = f"the request body is larger than the {limit} bytes accepted"
+    else:
+        message = exc.description or exc.name
+    response = _error_response(ApiError.http(status, message))
+    if isinstance(exc, MethodNotAllowed):
+        # The route exists; only the verb is wrong: 405, with the Allow header HTTP requires.
+        response.headers["Allow"] = ", ".join(sorted(exc.valid_methods or ()))
+    return response
+
+
+#: Longest request target (path and query) read; no route needs more than a few dozen.
+MAX_TARGET_BYTES = 2048
+
+
+def _refuse_long_targets() -> Response | None:
+    environ = request.environ
+    length = len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", ""))
+    if length <= MAX_TARGET_BYTES:
+        return None
+    message = f"the request target is longer than the {MAX_TARGET_BYTES} bytes accepted"
+    return _error_response(ApiError.http(414, message))
+
+
+SERVING = {"status": "SERVING"}
+MAX_BYTES_KEY = "MAZZO_MAX_REQUEST_BYTES"
+
+
+def _healthz() -> Response:
+    """Live: the process serves (what a liveness probe asks)."""
+    return _json(SERVING)
+
+
+def _readyz(ready: Callable[[], bool]) -> Callable[[], Response]:
+    def readyz() -> Response:
+        """Ready: 200 while serving; 503 once draining, so that balancers send elsewhere."""
+        if ready():
+            return _json(SERVING)
+        message = "the server is stopping: send new requests to another instance"
+        return _error_response(ApiError.http(503, message))
+
+    return readyz
+
+
+def _internal_error(exc: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.path)
+    return _error_response(ApiError.internal())
+
+
+def create_app(
+    handlers: EngineHandlers,
+    metrics: Metrics,
+    max_request_bytes: int = 65536,
+    *,
+    ready: Callable[[], bool] = lambda: True,
+    metrics_on_rest: bool = False,
+    strict_json: bool = False,
+    cors_origins: Sequence[str] = (),
+) -> Flask:
+    """The gateway: the proto's routes, the probes /healthz and /readyz, the API
+    reference (/openapi.json, /docs), the web table (/play), and /metrics only
+    with ``metrics_on_rest`` (MAZZO_METRICS_ON_REST): by default it is on the
+    metrics address alone, away from callers.
+
+    ``ready`` says whether this process takes new work (False once it drains).
+    """
+    # No static folder: the gateway serves the routes above, nothing else.
+    app = Flask("mazzo", static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = max_request_bytes + 1
+    app.config[MAX_BYTES_KEY] = max_request_bytes
+    for rpc in rpcs(handlers):
+        app.add_url_rule(
+            rpc.http_path, rpc.name, _view(rpc, strict_json=strict_json), methods=[rpc.http_method]
+        )
+    app.add_url_rule("/healthz", "healthz", _healthz, methods=["GET"])
+    app.before_request(_refuse_long_targets)
+    app.add_url_rule("/readyz", "readyz", _readyz(ready), methods=["GET"])
+    allow_cross_origin(app, cors_origins)
+    add_api_reference(app)
+    add_play_page(app)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _internal_error)
+    instrument_flask(app, metrics, serve_metrics=metrics_on_rest)
+    return app
+
+
+# ---------------------------------------------------------------- CORS
+
+#: How long a browser may keep a preflight's answer (seconds).
+CORS_MAX_AGE = 600
+
+
+def allow_cross_origin(app: Flask, origins: Sequence[str]) -> None:
+    """Let browsers on ``origins`` ("*": any) call the API; no origins: no CORS headers.
+
+    Every answer to an allowed Origin (errors too, so that a page can read the
+    reason) names it; a preflight (OPTIONS with Access-Control-Request-Method,
+    answered by Flask's automatic OPTIONS with the route's Allow header) also
+    gets the methods, the headers asked for and how long to keep the answer.
+    """
+    allowed = frozenset(origins)
+    if not allowed:
+        return
+    any_origin = "*" in allowed
+
+    @app.after_request
+    def add_cors_headers(response: Response) -> Response:
+        origin = request.headers.get("Origin")
+        if origin is None or not (any_origin or origin in allowed):
+            return response
+        headers = response.headers
+        headers["Access-Control-Allow-Origin"] = "*" if any_origin else origin
+        if not any_origin:
+            headers.add("Vary", "Origin")
+        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+            headers["Access-Control-Allow-Methods"] = headers.get("Allow", "GET, POST, OPTIONS")
+            asked = request.headers.get("Access-Control-Request-Headers")
+            headers["Access-Control-Allow-Headers"] = asked or "Content-Type"
+            headers["Access-Control-Max-Age"] = str(CORS_MAX_AGE)
+        return response
+
+
+# ---------------------------------------------------------------- the API reference
+
+_STATIC = pathlib.Path(__file__).resolve().parent / "static"
+#: The committed document (tools/gen_openapi.py) in a checkout; an installed copy
+#: (the container image) carries it as package data instead.
+OPENAPI_PATHS = (
+    pathlib.Path(__file__).resolve().parents[2] / "docs" / "openapi.json",
+    _STATIC / "openapi.json",
+)
+RAPIDOC = _STATIC / "rapidoc" / "rapidoc-min.js"
+
+#: The page that renders /openapi.json with RapiDoc (vendored: no request leaves
+#: for another site; system fonts, so none is fetched either).
+API_PAGE = b"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Mazzo API</title>
+<script type="module" src="/docs/rapidoc-min.js"></script>
+</head>
+<body>
+<rapi-doc spec-url="/openapi.json" render-style="read" show-header="false"
+  allow-try="true" allow-server-selection="false" schema-description-expanded="true"
+  regular-font="system-ui, sans-serif" mono-font="ui-monospace, monospace"></rapi-doc>
+</body>
+</html>
+"""
+
+
+def add_api_reference(app: Flask) -> None:
+    """GET /openapi.json (the OpenAPI 3.1 document) and GET /docs (a page rendering it)."""
+    document = next((path for path in OPENAPI_PATHS if path.is_file()), None)
+    if document is None:  # an install built without it: the API itself still works
+        log.warning("no OpenAPI document found (%s): /openapi.json and /docs are off",
+                    ", ".join(map(str, OPENAPI_PATHS)))
+        return
+    body = document.read_bytes()
+    script = RAPIDOC.read_bytes()
+
+    def openapi() -> Response:
+        return _json_bytes(body)
+
+    def page() -> Response:
+        return Response(API_PAGE, mimetype="text/html")
+
+    def rapidoc() -> Response:
+        response = Response(script, mimetype="text/javascript")
+        response.headers["Cache-Control"] = "public, max-age=86400"
+        return response
+
+    app.add_url_rule("/openapi.json", "openapi", openapi, methods=["GET"])
+    app.add_url_rule("/docs", "api_page", page, methods=["GET"])
+    app.add_url_rule("/docs/rapidoc-min.js", "rapidoc", rapidoc, methods=["GET"])
+
+
+# ---------------------------------------------------------------- the web table
+
+PLAY_PAGE = _STATIC / "play"
+_MIMETYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+
+
+def add_play_page(app: Flask) -> None:
+    """GET /play: a page to play any game against the bots (mazzo/service/static/play),
+    through the same REST calls as any client; its files are read once, here."""
+    files = {
+        path.name: (path.read_bytes(), _MIMETYPES[path.suffix])
+        for path in sorted(PLAY_PAGE.glob("*"))
+        if path.suffix in _MIMETYPES
+    }
+    if "index.html" not in files:  # an install built without it: the API itself still works
+        log.warning("no web table found in %s: /play is off", PLAY_PAGE)
+        return
+
+    def page() -> Response:
+        return _static_file(files, "index.html")
+
+    def asset(name: str) -> Response:
+        return _static_file(files, name)
+
+    app.add_url_rule("/play", "play_page", page, methods=["GET"])
+    app.add_url_rule("/play/<name>", "play_asset", asset, methods=["GET"])
+
+
+def _static_file(files: dict[str, tuple[bytes, str]], name: str) -> Response:
+    if name not in files:
+        return _error_response(ApiError.http(404, f"no file {name!r}"))
+    body, mimetype = files[name]
+    response = Response(body, mimetype=mimetype)
+    # The page's files change with the server only: a browser checks again each load.
+    response.headers["Cache-Control"] = "no-cache"
+    return response

@@ -1,0 +1,129 @@
+"""Who may see and do what: versioned states, seat credentials, scoped events.
+
+A sealed token holds a *record*: the game's state, the game's id (random,
+drawn by the service at NewGame) and the ply (moves played so far). The id
+ties seat credentials to one game; the ply lets a store compare and set.
+
+A seat credential is ``KID.SEAT.MAC``: the key id, the seat, and an HMAC-SHA256
+(cut to 128 bits, URL-safe base64) over the game's id and the seat, under a key
+derived from the state key ``KID`` (HKDF, its own purpose label). It is
+verified without storage, rotates with the state keys (any configured key
+verifies, the first one issues), and says nothing but the seat.
+See docs/security.md for what this guarantees and what it does not.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import struct
+from collections.abc import Iterable, Sequence
+from hashlib import sha256
+from typing import Any, NamedTuple
+
+import grpc
+
+from mazzo.engine import InvalidInput, Reason, dump_state, load_state
+from mazzo.engine.events import Event
+from mazzo.service.errors import ApiError, ServiceReason
+
+GAME_ID_BYTES = 12
+MAC_BYTES = 16
+#: The HKDF purpose of the seat credentials' keys: never the state keys themselves.
+CREDENTIAL_PURPOSE = b"mazzo seat credential v1"
+_RECORD_FORMAT = 1
+_RECORD = struct.Struct(f">B{GAME_ID_BYTES}sI")  # format, game id, ply
+
+
+class Record(NamedTuple):
+    """What a token holds, and when it was sealed."""
+
+    state: Any
+    game_id: bytes
+    ply: int
+    sealed_at: int
+
+
+def dump_record(state: Any, game_id: bytes, ply: int) -> bytes:
+    """The payload a token seals: the record header, then the engine's state bytes."""
+    return _RECORD.pack(_RECORD_FORMAT, game_id, ply) + dump_state(state)
+
+
+def load_record(payload: bytes) -> tuple[Any, bytes, int]:
+    """(state, game id, ply) from :func:`dump_record`'s bytes; STATE_CORRUPT if not."""
+    if len(payload) < _RECORD.size or payload[0] != _RECORD_FORMAT:
+        raise InvalidInput(Reason.STATE_CORRUPT, "the state has no game id and ply")
+    _, game_id, ply = _RECORD.unpack_from(payload)
+    return load_state(payload[_RECORD.size :]), game_id, ply
+
+
+def game_id_text(game_id: bytes) -> str:
+    """The id as Status shows it: URL-safe base64 without padding (16 characters)."""
+    return base64.urlsafe_b64encode(game_id).rstrip(b"=").decode("ascii")
+
+
+# ---------------------------------------------------------------- seat credentials
+
+
+def denied(reason: ServiceReason, message: str, **metadata: str) -> ApiError:
+    """PERMISSION_DENIED (HTTP 403) with a stable reason."""
+    return ApiError(grpc.StatusCode.PERMISSION_DENIED, reason, message, metadata)
+
+
+class SeatCredentials:
+    """Issues and verifies seat credentials under keys given as (key id, key), the
+    issuing one first (:meth:`StateSealer.derived_keys`)."""
+
+    def __init__(self, keys: Sequence[tuple[str, bytes]]) -> None:
+        self._issuing_kid, self._issuing_key = keys[0]
+        self._keys = dict(keys)
+
+    def issue(self, game_id: bytes, seat: int) -> str:
+        mac = _mac(self._issuing_key, game_id, seat)
+        return f"{self._issuing_kid}.{seat}.{_b64(mac)}"
+
+    def seat_of(self, credential: str, game_id: bytes) -> int:
+        """The seat ``credential`` is for in the game ``game_id``, or
+        PERMISSION_DENIED (SEAT_CREDENTIAL_INVALID): malformed, forged, from another
+        game, or under a key this server does not have."""
+        kid, seat_text, mac_text = (credential.split(".") + ["", ""])[:3]
+        key = self._keys.get(kid)
+        mac = _unb64(mac_text)
+        if (
+            key is None
+            or credential.count(".") != 2
+            or not seat_text.isdigit()
+            or len(seat_text) > 2
+            or mac is None
+            or not hmac.compare_digest(mac, _mac(key, game_id, int(seat_text)))
+        ):
+            raise denied(
+                ServiceReason.SEAT_CREDENTIAL_INVALID,
+                "the seat credential is not valid for this game",
+            )
+        return int(seat_text)
+
+
+def _mac(key: bytes, game_id: bytes, seat: int) -> bytes:
+    return hmac.new(key, game_id + bytes((seat,)), sha256).digest()[:MAC_BYTES]
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes | None:
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    return raw if len(raw) == MAC_BYTES and _b64(raw) == text else None
+
+
+# ---------------------------------------------------------------- scoped events
+
+
+def events_for(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The events ``seat`` may see: the public ones and its own; ``None``: the public ones."""
+    return [event for event in events if event.visible_to in (None, seat)]
