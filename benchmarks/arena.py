@@ -9,12 +9,15 @@ A row ``SETUP:A-B`` plays ``--pairs`` pairs of matches to the game's target
 between player A (side 0 in the first match of a pair) and player B. Each pair
 plays one seed twice with the sides swapped (duplicate deals): the same cards
 come to A in one match and to B in the other, so the luck of the deal cancels
-out. Pairs run in parallel on ``--workers`` processes (default: every core but
-one). A player's budget is CPU time (``time.process_time``), so a busy machine
-costs a player simulations, not moves; ``--simulations`` bounds the expert by a
+out. In a game of three sides a "pair" is three matches, A on each side in
+turn and B on the two others. Pairs run in parallel on ``--workers``
+processes (default: every core but one). A player's budget is CPU time
+(``time.process_time``), so a busy machine costs a player simulations, not
+moves; ``--simulations`` bounds the expert by a
 count instead, which makes a run reproducible.
 
-Each row prints A's match win rate and A's points per hand minus B's, each
+Each row prints A's match win rate and A's points per hand minus B's (the
+mean of B's sides), each
 with a 95% interval (mean of the pairs +- 1.96 standard errors), the CPU time
 per move of each player and the expert's simulations per second. Results go
 to benchmarks/results/arena-latest.json unless --results names a file.
@@ -47,10 +50,15 @@ RESULTS = pathlib.Path(__file__).resolve().parent / "results" / "arena-latest.js
 UNLIMITED = 1 << 30
 Z95 = 1.96
 
-#: name -> (label, game, rules with an optional target). Only games of two sides:
-#: two players, or two teams.
+#: name -> (label, game, rules with an optional target). In a game of three
+#: sides, A plays one and B the two others: A's fair share of wins is a third.
 SETUPS: dict[str, tuple[str, str, Callable[..., Any]]] = {
     "scopa": ("Scopa, 2 players", "scopa", lambda **kw: ScopaRules(**kw)),
+    "scopa3": (
+        "Scopa, 3 players (A against two B)",
+        "scopa",
+        lambda **kw: ScopaRules(players=3, **kw),
+    ),
     "scopa4": ("Scopa, 4 players (teams)", "scopa", lambda **kw: ScopaRules(players=4, **kw)),
     "scopa6": ("Scopa, 6 players (teams)", "scopa", lambda **kw: ScopaRules(players=6, **kw)),
     "napola": ("Scopa with the napola", "scopa", lambda **kw: ScopaRules(napola=True, **kw)),
@@ -113,9 +121,9 @@ def play_match(row: Row, settings: Settings, seed: int, a_side: int) -> dict[str
     rules = make_rules(**({"target": settings.target} if settings.target else {}))
     game = get_game(name)
     state, _ = game.new_game(rules, seed=seed)
-    rng = random.Random(seed * 2 + a_side)
+    rng = random.Random(seed * rules.sides + a_side)
     seconds, moves, sims = [0.0, 0.0], [0, 0], [0, 0]
-    points, hands = [0, 0], 0
+    points, hands = [0.0, 0.0], 0
     while state.winner is None:
         seat = state.to_play
         player = 0 if rules.side_of(seat) == a_side else 1
@@ -134,8 +142,10 @@ def play_match(row: Row, settings: Settings, seed: int, a_side: int) -> dict[str
                 hands += 1
                 totals = [side.total for side in event.sides]
                 points[0] += totals[a_side]
-                points[1] += totals[1 - a_side]
+                # B plays every other side: its points are their mean.
+                points[1] += (sum(totals) - totals[a_side]) / (rules.sides - 1)
     return {
+        "a_side": a_side,
         "a_won": state.winner == a_side,
         "hands": hands,
         "points": points,
@@ -146,9 +156,11 @@ def play_match(row: Row, settings: Settings, seed: int, a_side: int) -> dict[str
 
 
 def play_pair(task: tuple[Row, Settings, int]) -> list[dict[str, Any]]:
-    """The duplicate pair of matches of one seed: A on side 0, then on side 1."""
+    """The duplicate matches of one seed: A on side 0, then on side 1 (and on
+    each further side in a game of more sides, B on all the others)."""
     row, settings, seed = task
-    return [play_match(row, settings, seed, a_side) for a_side in (0, 1)]
+    sides = SETUPS[row.setup][2]().sides
+    return [play_match(row, settings, seed, a_side) for a_side in range(sides)]
 
 
 def _interval(values: Sequence[float]) -> tuple[float, float, float]:

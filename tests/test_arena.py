@@ -16,7 +16,12 @@ def test_a_smoke_arena_prints_every_row_and_writes_its_results(
     tmp_path: pathlib.Path, capsys: Any
 ) -> None:
     results = tmp_path / "arena.json"
-    rows = ["scopa:greedy-random", "scopone:expert-greedy", "tressette4:random-expert"]
+    rows = [
+        "scopa:greedy-random",
+        "scopone:expert-greedy",
+        "tressette4:random-expert",
+        "scopa3:expert-random",
+    ]
     assert arena.main(["--smoke", "--rows", *rows, "--results", str(results)]) == 0
     printed = capsys.readouterr().out
     body = json.loads(results.read_text())
@@ -32,16 +37,20 @@ def test_a_smoke_arena_prints_every_row_and_writes_its_results(
         ["Scopa, 2 players", "greedy", "random"],
         ["Scopone scientifico", "expert", "greedy"],
         ["Tressette, 4 players", "random", "expert"],
+        ["Scopa, 3 players (A against two B)", "expert", "random"],
     ]
     assert {row[0] for row in tables["expert_speed"]["rows"]} == {
         label for label, _, _ in arena.SETUPS.values()
     }
+    # One duplicate set a row: the same seed, A on each side in turn.
+    sides = {"scopa3:expert-random": 3}
     for summary in body["settings"]["summaries"]:
-        assert summary["matches"] == 2  # one duplicate pair: the same seed, sides swapped
+        assert summary["matches"] == sides.get(summary["row"], 2)
         assert 0 <= summary["a_win_rate"] <= 1
-        assert summary["hands"] >= 2
-    for pair in body["settings"]["pairs_raw"].values():
-        assert len(pair) == 1 and len(pair[0]) == 2
+        assert summary["hands"] >= summary["matches"]
+    for row, pair in body["settings"]["pairs_raw"].items():
+        assert len(pair) == 1 and len(pair[0]) == sides.get(row, 2)
+        assert [match["a_side"] for match in pair[0]] == list(range(sides.get(row, 2)))
     (last_round,) = tables["last_round"]["rows"]
     assert last_round[0] == 2  # last rounds, each played by both searches
     assert last_round[3] + last_round[4] <= 2  # better, worse
