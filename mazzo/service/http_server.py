@@ -131,18 +131,26 @@ def _refusal(code: int, detail: str, limits: HttpLimits) -> ApiError:
     return ApiError.http(400, f"not a valid HTTP/1.1 request: {_quoted(detail)}")
 
 
-class _ErrorTask(ErrorTask):  # type: ignore[misc]
+class _ErrorTask(ErrorTask):
     """waitress's refusals, in the JSON envelope."""
 
     def execute(self) -> None:
-        server = self.channel.server
-        error = _refusal(self.request.error.code, str(self.request.error.body), server.limits)
+        # waitress makes this task for a request that met an error (the stubs
+        # type the request as the error itself), on a channel of a listener of
+        # this module.
+        channel, request = self.channel, self.request
+        assert isinstance(channel, _Channel) and isinstance(channel.server, _Listener)
+        assert isinstance(request, HTTPRequestParser) and request.error is not None
+        error = _refusal(request.error.code, str(request.error.body), channel.server.limits)
         log_refusal("REST", "the REST port", error)
         status, headers, body = error_response(error, close=False)
         self.status = status
-        self.response_headers.extend(h for h in headers if h[0] != "Content-Length")
+        self.response_headers = [
+            *self.response_headers,
+            *(h for h in headers if h[0] != "Content-Length"),
+        ]
         self.set_close_on_finish()
-        self.channel.linger = True
+        channel.linger = True
         self.content_length = len(body)
         self.write(body)
 
@@ -150,7 +158,7 @@ class _ErrorTask(ErrorTask):  # type: ignore[misc]
 # ---------------------------------------------------------------- connections
 
 
-class _Parser(HTTPRequestParser):  # type: ignore[misc]
+class _Parser(HTTPRequestParser):
     """One request being read; made when its first byte arrives."""
 
     def __init__(self, adj: Adjustments) -> None:
@@ -158,7 +166,7 @@ class _Parser(HTTPRequestParser):  # type: ignore[misc]
         self.started = time.monotonic()
 
 
-class _Channel(HTTPChannel):  # type: ignore[misc]
+class _Channel(HTTPChannel):
     """One client connection.
 
     After a refusal the connection is closed with a lingering close: the
@@ -169,6 +177,8 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
 
     parser_class = _Parser
     error_task_class = _ErrorTask
+    #: The request being read: made by parser_class.
+    request: _Parser | None
     #: Any byte received yet: a connection that sent nothing gets the read timeout.
     spoke = False
     #: Close with a lingering close (after a refusal); when the lingering ends.
@@ -182,6 +192,7 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
 
     def handle_close(self) -> None:
         if self.linger and self.lingering_until is None and self.connected:
+            assert self.socket is not None  # set while connected
             try:
                 self.socket.shutdown(socket.SHUT_WR)
             except OSError:
@@ -241,7 +252,7 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
         self.spoke = True
 
 
-class _Listener(TcpWSGIServer):  # type: ignore[misc]
+class _Listener(TcpWSGIServer):
     """One listening socket of the server; the timeouts are checked by :class:`HttpServer`."""
 
     channel_class = _Channel
@@ -329,6 +340,7 @@ class HttpServer:
         """Close the listening sockets (this process's copies); connections stay open."""
         for listener in self.listeners:
             if listener.accepting:
+                assert listener.socket is not None  # set until close(), which stops accepting
                 listener.accepting = False
                 listener.del_channel()
                 listener.socket.close()
