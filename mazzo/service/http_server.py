@@ -18,6 +18,8 @@ On top of waitress this module adds what it lacks:
   in the API's JSON error envelope instead of waitress's text pages, with a
   4xx status (an unsupported ``Transfer-Encoding`` is a 400, not waitress's
   501), logged as one rate-limited line;
+- an app that raises before it answers (a bug; waitress logs the traceback)
+  answered 500 ``INTERNAL`` in the same envelope, not as a refusal;
 - a body of exactly ``max_body`` bytes accepted (waitress refuses a body of its
   own limit), one byte more refused (413, ``REQUEST_TOO_LARGE``);
 - a lifecycle for graceful stops: stop accepting, let requests in flight
@@ -47,6 +49,7 @@ from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.utilities import InternalServerError
 
 from mazzo.service.config import Config
 from mazzo.service.errors import ApiError, log_refusal
@@ -132,7 +135,8 @@ def _refusal(code: int, detail: str, limits: HttpLimits) -> ApiError:
 
 
 class _ErrorTask(ErrorTask):
-    """waitress's refusals, in the JSON envelope."""
+    """waitress's refusals, in the JSON envelope; and its 500, when an app raised
+    before it answered (waitress logs the traceback), as the API's internal error."""
 
     def execute(self) -> None:
         # waitress makes this task for a request that met an error (the stubs
@@ -141,8 +145,11 @@ class _ErrorTask(ErrorTask):
         channel, request = self.channel, self.request
         assert isinstance(channel, _Channel) and isinstance(channel.server, _Listener)
         assert isinstance(request, HTTPRequestParser) and request.error is not None
-        error = _refusal(request.error.code, str(request.error.body), channel.server.limits)
-        log_refusal("REST", "the REST port", error)
+        if isinstance(request.error, InternalServerError):
+            error = ApiError.internal()
+        else:
+            error = _refusal(request.error.code, str(request.error.body), channel.server.limits)
+            log_refusal("REST", "the REST port", error)
         status, headers, body = error_response(error, close=False)
         self.status = status
         self.response_headers = [
