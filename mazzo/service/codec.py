@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from google.protobuf.descriptor import Descriptor
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
 from mazzo.engine import GAMES, Card, Game, Move, Status, parse_cards
@@ -40,10 +41,22 @@ _Value = TypeVar("_Value")
 
 #: Engine enums by option name, with their wire enum. A wire name is the wire
 #: enum's prefix and the engine value in capitals: DEAL_RULE_SCOPONE_NINE.
-_SCOPA_FIELDS = pb.ScopaOptions.DESCRIPTOR.fields_by_name
+_SCOPA_OPTIONS = pb.ScopaOptions.DESCRIPTOR
+# The stubs also allow upb's descriptor class, whose objects are Descriptor instances.
+assert isinstance(_SCOPA_OPTIONS, Descriptor)
+_SCOPA_FIELDS = _SCOPA_OPTIONS.fields_by_name
+
+
+def _wire_enum(option: str) -> EnumTypeWrapper:
+    """The wire enum of the ScopaOptions field ``option``."""
+    enum_type = _SCOPA_FIELDS[option].enum_type
+    if enum_type is None:
+        raise TypeError(f"ScopaOptions.{option} is not an enum field")
+    return EnumTypeWrapper(enum_type)
+
+
 _ENUM_OPTIONS: dict[str, tuple[EnumTypeWrapper, type[StrEnum]]] = {
-    name: (EnumTypeWrapper(_SCOPA_FIELDS[name].enum_type), kind)
-    for name, kind in ENUM_FIELDS.items()
+    name: (_wire_enum(name), kind) for name, kind in ENUM_FIELDS.items()
 }
 #: The bool switches a caller may leave unset (``optional`` on the wire).
 _BOOL_SWITCHES = tuple(name for name in BOOL_FIELDS if _SCOPA_FIELDS[name].has_presence)
@@ -272,19 +285,19 @@ def _piles_to_pb(
 
 
 def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
+    face = view.face if isinstance(view, ScopaView) else Face.ITALIAN
     message = pb.View(
         seat=view.seat,
         side=view.side,
         hand=card_names(view.hand),
         hand_sizes=view.hand_sizes,
         stock_size=view.stock_size,
+        face=wire_name("face", face),
     )
     write_status(message.status, view.status)
-    face = Face.ITALIAN
     # Each game's own fields go in its message of the oneof `game`, present
     # even when they are all empty: it names the game.
     if isinstance(view, ScopaView):
-        face = view.face
         scopa = message.scopa
         scopa.SetInParent()
         scopa.table.extend(card_names(view.table))
@@ -300,7 +313,6 @@ def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
         for seat, cards in enumerate(view.known)
         if seat != view.seat and cards
     )
-    message.face = pb.Face.Value(wire_name("face", face))
     shown = {*view.hand, *getattr(view, "table", ()), *getattr(view, "trick", ())}
     shown.update(c for pile in view.piles for c in pile)
     shown.update(c for cards in view.known for c in cards)
@@ -503,6 +515,7 @@ def write_events(messages: Any, events: Sequence[ev.Event]) -> None:
         if recurring is None:
             write(message, event)
             continue
+        assert isinstance(event, tuple)  # every event is a named tuple (mazzo.engine.events)
         fields = event[:]  # the event's fields as a plain tuple
         blob = recurring.get(fields)
         if blob is None:
@@ -518,6 +531,8 @@ def _option_text(option: str, value: object) -> str:
         return "true" if value else "false"
     if option in _ENUM_OPTIONS:
         kind = _ENUM_OPTIONS[option][1]
+        if not isinstance(value, str):  # as kind(value) would refuse it
+            raise ValueError(f"{value!r} is not a valid {kind.__name__}")
         return wire_name(option, kind(value))
     return "" if value is None else str(value)
 

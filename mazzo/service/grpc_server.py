@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent import futures
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -33,6 +34,15 @@ CORE_LIMIT_FACTOR = 4
 
 def _core_limit(max_bytes: int) -> int:
     return min(CORE_LIMIT_FACTOR * max_bytes, 2**31 - 1)  # gRPC's option is an int32
+
+
+@dataclass(frozen=True)
+class _Status(grpc.Status):
+    """A status to abort with: grpc_status's, with more trailing metadata."""
+
+    code: grpc.StatusCode
+    details: str
+    trailing_metadata: tuple[tuple[str, str | bytes], ...]
 
 
 class _Refused:
@@ -96,7 +106,7 @@ def _unary_behaviour(
             return response
         status = rpc_status.to_status(error.to_status())
         if trailer:  # abort_with_status replaces the trailing metadata with its own
-            status = status._replace(trailing_metadata=(*status.trailing_metadata, *trailer))
+            status = _Status(status.code, status.details, (*status.trailing_metadata, *trailer))
         context.abort_with_status(status)
 
     return behaviour

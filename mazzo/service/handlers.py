@@ -223,7 +223,7 @@ class EngineHandlers:
         (only the public ones when credentials are required)."""
         if not request.HasField("events_seat"):
             return scope
-        asked = request.events_seat
+        asked: int = request.events_seat
         with _rule_errors():
             check_seat(asked, players)
         _check_seat_permitted(scope, asked, "see the events of")

@@ -42,7 +42,10 @@ def check(target: str, service: str = "", timeout: float = 3.0) -> tuple[bool, s
     with grpc.insecure_channel(target) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         try:
-            reply = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout)
+            # types-grpcio-health-checking's HealthStub declares none of its methods.
+            reply: health_pb2.HealthCheckResponse = stub.Check(  # type: ignore[attr-defined]
+                health_pb2.HealthCheckRequest(service=service), timeout=timeout
+            )
         except grpc.RpcError as error:
             return False, f"{target}: {error.code().name}: {error.details()}"
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)

@@ -18,6 +18,8 @@ On top of waitress this module adds what it lacks:
   in the API's JSON error envelope instead of waitress's text pages, with a
   4xx status (an unsupported ``Transfer-Encoding`` is a 400, not waitress's
   501), logged as one rate-limited line;
+- an app that raises before it answers (a bug; waitress logs the traceback)
+  answered 500 ``INTERNAL`` in the same envelope, not as a refusal;
 - a body of exactly ``max_body`` bytes accepted (waitress refuses a body of its
   own limit), one byte more refused (413, ``REQUEST_TOO_LARGE``);
 - a lifecycle for graceful stops: stop accepting, let requests in flight
@@ -47,6 +49,7 @@ from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.utilities import InternalServerError
 
 from mazzo.service.config import Config
 from mazzo.service.errors import ApiError, log_refusal
@@ -131,18 +134,30 @@ def _refusal(code: int, detail: str, limits: HttpLimits) -> ApiError:
     return ApiError.http(400, f"not a valid HTTP/1.1 request: {_quoted(detail)}")
 
 
-class _ErrorTask(ErrorTask):  # type: ignore[misc]
-    """waitress's refusals, in the JSON envelope."""
+class _ErrorTask(ErrorTask):
+    """waitress's refusals, in the JSON envelope; and its 500, when an app raised
+    before it answered (waitress logs the traceback), as the API's internal error."""
 
     def execute(self) -> None:
-        server = self.channel.server
-        error = _refusal(self.request.error.code, str(self.request.error.body), server.limits)
-        log_refusal("REST", "the REST port", error)
+        # waitress makes this task for a request that met an error (the stubs
+        # type the request as the error itself), on a channel of a listener of
+        # this module.
+        channel, request = self.channel, self.request
+        assert isinstance(channel, _Channel) and isinstance(channel.server, _Listener)
+        assert isinstance(request, HTTPRequestParser) and request.error is not None
+        if isinstance(request.error, InternalServerError):
+            error = ApiError.internal()
+        else:
+            error = _refusal(request.error.code, str(request.error.body), channel.server.limits)
+            log_refusal("REST", "the REST port", error)
         status, headers, body = error_response(error, close=False)
         self.status = status
-        self.response_headers.extend(h for h in headers if h[0] != "Content-Length")
+        self.response_headers = [
+            *self.response_headers,
+            *(h for h in headers if h[0] != "Content-Length"),
+        ]
         self.set_close_on_finish()
-        self.channel.linger = True
+        channel.linger = True
         self.content_length = len(body)
         self.write(body)
 
@@ -150,7 +165,7 @@ class _ErrorTask(ErrorTask):  # type: ignore[misc]
 # ---------------------------------------------------------------- connections
 
 
-class _Parser(HTTPRequestParser):  # type: ignore[misc]
+class _Parser(HTTPRequestParser):
     """One request being read; made when its first byte arrives."""
 
     def __init__(self, adj: Adjustments) -> None:
@@ -158,7 +173,7 @@ class _Parser(HTTPRequestParser):  # type: ignore[misc]
         self.started = time.monotonic()
 
 
-class _Channel(HTTPChannel):  # type: ignore[misc]
+class _Channel(HTTPChannel):
     """One client connection.
 
     After a refusal the connection is closed with a lingering close: the
@@ -169,6 +184,8 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
 
     parser_class = _Parser
     error_task_class = _ErrorTask
+    #: The request being read: made by parser_class.
+    request: _Parser | None
     #: Any byte received yet: a connection that sent nothing gets the read timeout.
     spoke = False
     #: Close with a lingering close (after a refusal); when the lingering ends.
@@ -182,6 +199,7 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
 
     def handle_close(self) -> None:
         if self.linger and self.lingering_until is None and self.connected:
+            assert self.socket is not None  # set while connected
             try:
                 self.socket.shutdown(socket.SHUT_WR)
             except OSError:
@@ -241,7 +259,7 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
         self.spoke = True
 
 
-class _Listener(TcpWSGIServer):  # type: ignore[misc]
+class _Listener(TcpWSGIServer):
     """One listening socket of the server; the timeouts are checked by :class:`HttpServer`."""
 
     channel_class = _Channel
@@ -329,6 +347,7 @@ class HttpServer:
         """Close the listening sockets (this process's copies); connections stay open."""
         for listener in self.listeners:
             if listener.accepting:
+                assert listener.socket is not None  # set until close(), which stops accepting
                 listener.accepting = False
                 listener.del_channel()
                 listener.socket.close()

@@ -50,7 +50,7 @@ import math
 import re
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from google.protobuf import descriptor_pool, json_format
@@ -77,8 +77,9 @@ _INT_TYPES = frozenset(
 _INT64_TYPES = frozenset((_FD.CPPTYPE_INT64, _FD.CPPTYPE_UINT64))
 # Values that upb hands out exactly as json_format prints them.
 _IDENTITY_TYPES = frozenset((_FD.CPPTYPE_INT32, _FD.CPPTYPE_UINT32, _FD.CPPTYPE_BOOL))
-_FLOAT_MAX = type_checkers._FLOAT_MAX
-_FLOAT_MIN = type_checkers._FLOAT_MIN
+# json_format's float32 range: private to protobuf, so not in its stubs.
+_FLOAT_MAX: float = type_checkers._FLOAT_MAX  # type: ignore[attr-defined]
+_FLOAT_MIN: float = type_checkers._FLOAT_MIN  # type: ignore[attr-defined]
 _UNPAIRED_SURROGATE = re.compile(
     "[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
 )
@@ -117,13 +118,13 @@ class JsonMappingError(ValueError):
 
 def message_to_dict(message: Message) -> dict[str, Any]:
     """``json_format.MessageToDict(message, always_print_fields_with_no_presence=True)``."""
-    result: dict[str, Any] = _codec(message.DESCRIPTOR).to_dict(message)
+    result: dict[str, Any] = _codec(_descriptor(message)).to_dict(message)
     return result
 
 
 def message_to_json(message: Message, *, newline: bool = False) -> bytes:
     """:func:`message_to_dict` as compact UTF-8 JSON (orjson)."""
-    body = _codec(message.DESCRIPTOR).to_dict(message)
+    body = _codec(_descriptor(message)).to_dict(message)
     return orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE if newline else None)
 
 
@@ -163,7 +164,7 @@ def parse(
 
 def parse_dict(js: Any, message: Message, *, ignore_unknown_fields: bool = False) -> Message:
     """Merge a decoded JSON value into ``message`` as ``json_format.ParseDict`` does."""
-    codec = _codec(message.DESCRIPTOR, ignore_unknown_fields)
+    codec = _codec(_descriptor(message), ignore_unknown_fields)
     try:
         codec.parse_into(js, message, 1)
     except JsonMappingError as error:
@@ -226,6 +227,13 @@ class _InProgress(dict[Descriptor, _Codec]):
 #: compiled in, so the strict and the lenient parsers each pay nothing for the other.
 _CODECS: tuple[dict[Descriptor, _Codec], dict[Descriptor, _Codec]] = ({}, {})
 _COMPILING = threading.RLock()
+
+
+def _descriptor(message: Message) -> Descriptor:
+    """``message.DESCRIPTOR``. The stubs give upb's descriptor class as a second type:
+    the one the upb backend hands out, whose objects are Descriptor instances
+    (isinstance holds), so it is typed as Descriptor here, as everywhere in this module."""
+    return cast(Descriptor, message.DESCRIPTOR)
 
 
 def _codec(descriptor: Descriptor, ignore_unknown: bool = False) -> _Codec:
@@ -327,15 +335,12 @@ def _compile_to_dict(descriptor: Descriptor, in_progress: _InProgress) -> ToDict
 def _field_printer(field: FieldDescriptor, in_progress: _InProgress) -> ToDict | None:
     """Converter of a field's whole value: a scalar, a message, a list or a map."""
     if _is_map(field):
-        key_field = field.message_type.fields_by_name["key"]
-        value_convert = _value_printer(field.message_type.fields_by_name["value"], in_progress)
-        if key_field.cpp_type == _FD.CPPTYPE_BOOL:
-
-            def key_text(key: Any) -> str:
-                return "true" if key else "false"
-
-        else:
-            key_text = str
+        entry = _message_type(field)
+        key_field = entry.fields_by_name["key"]
+        value_convert = _value_printer(entry.fields_by_name["value"], in_progress)
+        key_text: Callable[[Any], str] = (
+            _bool_key_text if key_field.cpp_type == _FD.CPPTYPE_BOOL else str
+        )
         if value_convert is None:
             return lambda m: {key_text(k): v for k, v in m.items()}
         convert_value = value_convert
@@ -349,11 +354,15 @@ def _field_printer(field: FieldDescriptor, in_progress: _InProgress) -> ToDict |
     return lambda values: [convert_item(v) for v in values]
 
 
+def _bool_key_text(key: Any) -> str:
+    return "true" if key else "false"
+
+
 def _value_printer(field: FieldDescriptor, in_progress: _InProgress) -> ToDict | None:
     """Converter of one value of the field's type; None when the value prints as it is."""
     cpp_type = field.cpp_type
     if cpp_type == _FD.CPPTYPE_MESSAGE:
-        codec = _compiled(field.message_type, in_progress)
+        codec = _compiled(_message_type(field), in_progress)
         return lambda message: codec.to_dict(message)
     if cpp_type in _IDENTITY_TYPES:
         return None
@@ -366,7 +375,7 @@ def _value_printer(field: FieldDescriptor, in_progress: _InProgress) -> ToDict |
     if cpp_type == _FD.CPPTYPE_FLOAT:
         return _print_float
     if cpp_type == _FD.CPPTYPE_ENUM:
-        return _enum_printer(field.enum_type)
+        return _enum_printer(_enum_type(field))
     raise TypeError(f"json_mapping: unknown field type {field.full_name}")  # pragma: no cover
 
 
@@ -505,7 +514,7 @@ def _field_setter(field: FieldDescriptor, in_progress: _InProgress) -> Setter:
 def _scalar_setter(field: FieldDescriptor) -> Setter:
     name = field.name
     convert = _scalar_converter(field)
-    null_is_zero = field.cpp_type == _FD.CPPTYPE_ENUM and field.enum_type.full_name == _NULL_VALUE
+    null_is_zero = field.cpp_type == _FD.CPPTYPE_ENUM and _enum_type(field).full_name == _NULL_VALUE
 
     def set_scalar(message: Message, value: Any, depth: int) -> None:
         if value is None:
@@ -521,8 +530,9 @@ def _scalar_setter(field: FieldDescriptor) -> Setter:
 
 def _message_setter(field: FieldDescriptor, in_progress: _InProgress) -> Setter:
     name = field.name
-    codec = _compiled(field.message_type, in_progress)
-    null_value = field.message_type.full_name == _VALUE
+    message_type = _message_type(field)
+    codec = _compiled(message_type, in_progress)
+    null_value = message_type.full_name == _VALUE
 
     def set_message(message: Message, value: Any, depth: int) -> None:
         if value is None:
@@ -587,8 +597,9 @@ def _repeated_message_setter(
     field: FieldDescriptor, in_progress: _InProgress
 ) -> Setter:
     name = field.name
-    codec = _compiled(field.message_type, in_progress)
-    null_allowed = field.message_type.full_name == _VALUE
+    message_type = _message_type(field)
+    codec = _compiled(message_type, in_progress)
+    null_allowed = message_type.full_name == _VALUE
 
     def set_repeated(message: Message, value: Any, depth: int) -> None:
         if value is None:
@@ -614,11 +625,11 @@ def _repeated_message_setter(
 
 def _map_setter(field: FieldDescriptor, in_progress: _InProgress) -> Setter:
     name = field.name
-    entry = field.message_type
+    entry = _message_type(field)
     key_convert = _scalar_converter(entry.fields_by_name["key"], key=True)
     value_field = entry.fields_by_name["value"]
     codec = (
-        _compiled(value_field.message_type, in_progress)
+        _compiled(_message_type(value_field), in_progress)
         if value_field.cpp_type == _FD.CPPTYPE_MESSAGE
         else None
     )
@@ -664,7 +675,7 @@ def _scalar_converter(field: FieldDescriptor, *, key: bool = False) -> Callable[
     if cpp_type == _FD.CPPTYPE_STRING:
         return _to_bytes if field.type == _FD.TYPE_BYTES else _to_string
     if cpp_type == _FD.CPPTYPE_ENUM:
-        return _enum_converter(field.enum_type)
+        return _enum_converter(_enum_type(field))
     if cpp_type == _FD.CPPTYPE_FLOAT:
         return _to_float32
     if cpp_type == _FD.CPPTYPE_DOUBLE:
@@ -822,11 +833,26 @@ def _is_repeated(field: FieldDescriptor) -> bool:
 
 
 def _is_map(field: FieldDescriptor) -> bool:
-    return (
-        field.type == _FD.TYPE_MESSAGE
-        and field.message_type.has_options
-        and field.message_type.GetOptions().map_entry
-    )
+    if field.type != _FD.TYPE_MESSAGE:
+        return False
+    entry = _message_type(field)
+    return entry.has_options and entry.GetOptions().map_entry
+
+
+def _message_type(field: FieldDescriptor) -> Descriptor:
+    """The type of a message (or map) field; protobuf sets it on every such field."""
+    message_type = field.message_type
+    if message_type is None:  # pragma: no cover
+        raise TypeError(f"json_mapping: {field.full_name} is not a message field")
+    return message_type
+
+
+def _enum_type(field: FieldDescriptor) -> EnumDescriptor:
+    """The type of an enum field; protobuf sets it on every such field."""
+    enum_type = field.enum_type
+    if enum_type is None:  # pragma: no cover
+        raise TypeError(f"json_mapping: {field.full_name} is not an enum field")
+    return enum_type
 
 
 def _kind(value: Any) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import sys
 import threading
 import time
@@ -27,6 +28,7 @@ from mazzo.service.handlers import EngineHandlers
 from mazzo.service.http_server import (
     TICK,
     HttpServer,
+    WsgiApp,
     bind,
     limits_of,
     port_of,
@@ -100,7 +102,7 @@ def serve_one_process(config: Config) -> int:
     )
     try:
         rest_socket = bind(split_addr(config.http_addr))
-        listeners = [(rest_socket, rest_app)]
+        listeners: list[tuple[socket.socket, WsgiApp]] = [(rest_socket, rest_app)]
         if config.metrics_addr:
             metrics_socket = bind(split_addr(config.metrics_addr))
             listeners.append((metrics_socket, make_wsgi_app(metrics.exposition_registry)))

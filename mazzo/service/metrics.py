@@ -359,25 +359,28 @@ def status_name(context: grpc.ServicerContext, raised: bool) -> str:
     ends the call as UNKNOWN unless a code was set; returning normally is OK
     unless a code was set.
     """
-    code = context.code()
+    # ServicerContext.code() (grpcio 1.38 on) is missing from types-grpcio's ServicerContext.
+    code: grpc.StatusCode | None = context.code()  # type: ignore[attr-defined]
     if code is None or (raised and code == grpc.StatusCode.OK):
         return "UNKNOWN" if raised else "OK"
     return str(code.name)
 
 
-class GrpcMetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+class GrpcMetricsInterceptor(grpc.ServerInterceptor):
     """Counts and times unary-unary RPCs; streaming handlers pass through untouched."""
 
     def __init__(self, metrics: Metrics) -> None:
         self._metrics = metrics
         # grpc calls interceptors on every call: wrap each method's handler once.
-        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
+        self._wrapped: dict[
+            str, tuple[grpc.RpcMethodHandler[Any, Any], grpc.RpcMethodHandler[Any, Any]]
+        ] = {}
 
     def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
+        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler[Any, Any] | None],
         handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler | None:
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
         handler = continuation(handler_call_details)
         if handler is None or handler.request_streaming or handler.response_streaming:
             return handler

@@ -53,12 +53,13 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn, cast
 
 from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 from gunicorn.errors import HaltServer
+from gunicorn.sock import BaseSocket
 from gunicorn.workers.base import Worker as BaseWorker
 from prometheus_client import make_wsgi_app
 
@@ -152,7 +153,7 @@ def with_worker_header(app: WsgiApp, pid: int) -> WsgiApp:
     return named
 
 
-class Worker(BaseWorker):  # type: ignore[misc]
+class Worker(BaseWorker):
     """One server process: gRPC, and REST and metrics through mazzo.service.http_server."""
 
     grpc: GrpcServer
@@ -162,7 +163,9 @@ class Worker(BaseWorker):  # type: ignore[misc]
 
     @property
     def plan(self) -> Plan:
-        return self.app.plan  # type: ignore[no-any-return]
+        app = self.app
+        assert isinstance(app, Application)  # the one Master was made with
+        return app.plan
 
     def init_process(self) -> None:
         # Until gunicorn installs its handlers, a stop signal still means "stop".
@@ -183,6 +186,8 @@ class Worker(BaseWorker):  # type: ignore[misc]
             worker=str(self.pid),
         )
         self.grpc.start()
+        # gunicorn has set pid to this process's (the stubs type its "[booting]" placeholder).
+        pid = int(self.pid)
         self.ready = threading.Event()
         self.ready.set()
         rest = create_app(
@@ -195,16 +200,18 @@ class Worker(BaseWorker):  # type: ignore[misc]
             cors_origins=config.cors_origins,
         )
         exporter = make_wsgi_app(metrics.exposition_registry)
-        listeners = []
-        for listener in self.sockets:
-            sock = listener.sock  # gunicorn's wrapper holds the socket the parent bound
+        listeners: list[tuple[socket.socket, WsgiApp]] = []
+        # gunicorn hands each worker the parent's LISTENERS: its wrappers (gunicorn.sock)
+        # of the sockets the parent bound, which the stubs type as sockets.
+        for listener in cast("list[BaseSocket]", self.sockets):
+            sock = listener.sock
             app = exporter if sock.getsockname()[:2] == plan.metrics else rest
-            listeners.append((sock, with_worker_header(app, self.pid)))
+            listeners.append((sock, with_worker_header(app, pid)))
         self.http = HttpServer(listeners, limits_of(config))
         super().init_process()
 
     def load_wsgi(self) -> None:
-        self.wsgi = None  # each listener has its app (init_process)
+        pass  # no app of gunicorn's: each listener has its own (init_process)
 
     def init_signals(self) -> None:
         super().init_signals()
@@ -237,7 +244,7 @@ class Worker(BaseWorker):  # type: ignore[misc]
 # ---------------------------------------------------------------------- parent
 
 
-class Master(Arbiter):  # type: ignore[misc]
+class Master(Arbiter):
     """gunicorn's arbiter, plus the gRPC port, Mazzo's log lines and draining on SIGINT."""
 
     def __init__(self, app: Application):
@@ -341,23 +348,23 @@ class Master(Arbiter):  # type: ignore[misc]
 
 def _child_exit(master: Master, worker: Worker) -> None:
     """gunicorn's hook in the parent, after a worker exited, whatever the reason."""
-    mark_process_dead(worker.pid)
+    mark_process_dead(int(worker.pid))  # an int by now (the stubs type the "[booting]" placeholder)
     if not master.stopping:
         log.error("worker %d stopped unexpectedly: starting a replacement", worker.pid)
 
 
-class _Logger(glogging.Logger):  # type: ignore[misc]
+class _Logger(glogging.Logger):
     """gunicorn's messages through Mazzo's logging set-up (stderr, one format), no access log."""
 
     def setup(self, cfg: Any) -> None:
         self.cfg = cfg
         self._access_log_enabled = False
-        self.loglevel = self.LOG_LEVELS.get(cfg.loglevel.lower(), logging.INFO)
-        self.error_log.setLevel(self.loglevel)
+        level = logging.getLevelNamesMapping().get(cfg.loglevel.upper(), logging.INFO)
+        self.error_log.setLevel(level)
         self.error_log.propagate = True
 
 
-class Application(BaseApplication):  # type: ignore[misc]
+class Application(BaseApplication):
     def __init__(self, plan: Plan):
         self.plan = plan
         super().__init__()
@@ -382,7 +389,7 @@ class Application(BaseApplication):  # type: ignore[misc]
         for name, value in settings.items():
             self.cfg.set(name, value)
 
-    def load(self) -> WsgiApp:
+    def load(self) -> NoReturn:
         raise RuntimeError("each worker builds its own app (Worker.load_wsgi)")
 
 

@@ -249,6 +249,32 @@ def test_what_the_http_layer_refuses_is_answered_in_the_envelope(
     assert body["error"]["details"][0]["reason"] == reason
 
 
+def test_an_app_that_raises_before_answering_is_a_500_internal_not_the_callers_fault() -> None:
+    """waitress answers such a request with its InternalServerError; it is no refusal of
+    a malformed request (it was answered 400 INVALID_ARGUMENT, "not a valid HTTP/1.1 request")."""
+    import threading
+
+    from mazzo.service.http_server import HttpServer, bind, port_of
+
+    def broken(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        raise RuntimeError("a bug")
+
+    server = HttpServer([(bind(("127.0.0.1", 0)), broken)], HttpLimits())
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    try:
+        port = port_of(server.listeners[0].socket)
+        answer = exchange(port, b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    finally:
+        server.close()
+        thread.join(PATIENCE)
+    code, headers, body = parsed(answer)
+    assert (code, headers["content-type"]) == (500, "application/json")
+    assert body["error"]["status"] == "INTERNAL"
+    assert body["error"]["message"] == "internal error"
+    assert body["error"]["details"][0]["reason"] == "INTERNAL"
+
+
 def test_a_stalled_request_gets_408_and_is_closed(edge_stack: Stack) -> None:
     started = time.monotonic()
     answer = exchange(edge_stack.http_port, b"GET /v1/catalog HTTP/1.1\r\nHost: x\r\nX-Sl")
