@@ -26,11 +26,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from mazzo.engine.cards import RANK_OF
 from mazzo.engine.game import Move, game_winner
 from mazzo.engine.players import determinize, fast_scopa
 from mazzo.engine.players.base import Suggestion
-from mazzo.engine.scopa import ScopaState, ScopaView, _captures, apply, legal_moves
+from mazzo.engine.scopa import ScopaState, ScopaView, apply, legal_moves
 
 #: A won or lost match against a hand's points: more than any hand's difference.
 MATCH_WEIGHT = 100.0
@@ -102,13 +101,14 @@ class _Search:
         seat, table, rules = state.to_play, state.table, state.rules
         hand = list(state.hands[seat])
         card, take = fast_scopa.greedy_play(hand, table, rules)
-        worth = (1 - self.explore) * self._after(state, Move(seat, card, take))
+        move_of = fast_scopa.move_of
+        worth = (1 - self.explore) * self._after(state, move_of(seat, card, take, table, rules))
         mine = (1 - self.explore) * self._mine
-        for card in hand:  # a random card, then a random taking of it
-            takes = _captures(RANK_OF[card], table, rules.capture_key)
-            weight = self.explore / len(hand) / len(takes)
-            for take in takes:
-                worth += weight * self._after(state, Move(seat, card, take))
+        for card in hand:  # a random card, then a random choice of it
+            options = fast_scopa.choices(card, table, rules)
+            weight = self.explore / len(hand) / len(options)
+            for take in options:
+                worth += weight * self._after(state, move_of(seat, card, take, table, rules))
                 mine += weight * self._mine
         self._mine = mine
         return worth
@@ -128,3 +128,4 @@ class _Search:
 
 #: The last card's play-out makes no choice: nothing random is drawn.
 _NO_RANDOM = random.Random(0)
+

@@ -35,7 +35,7 @@ def play_out(
     move: Move,
     rng: random.Random,
     explore: float,
-    trace: list[tuple[int, Card, frozenset[Card]]] | None = None,
+    trace: list[Move] | None = None,
 ) -> tuple[int, ...]:
     """Play ``move`` then the rest of the hand with the rollout policy; the
     hand's points by side. ``trace`` collects every move played (for tests)."""
@@ -64,7 +64,7 @@ def play_out(
         hand.remove(card)
         left -= 1
         if trace is not None:
-            trace.append((seat, card, take))
+            trace.append(move_of(seat, card, take, table, rules))
         if take:
             side = seat % 2 if teams else seat
             if len(take) == len(table) and left:
@@ -119,14 +119,36 @@ def _policy(
     explore: float,
 ) -> Play:
     """The greedy player's rules of thumb, quickly (mazzo.engine.players.greedy): the
-    takings worth most, a sweep above all; lay the cheapest card; avoid leaving
-    a table that one card sweeps (judged by its sum alone). With probability
-    ``explore`` a random card and taking instead."""
+    takings worth most, a sweep above all; lay the cheapest card (where taking
+    is optional, also one that could take); avoid leaving a table that one
+    card sweeps (judged by its sum alone). With probability ``explore`` a
+    random card and one of its :func:`choices` instead."""
     if rng.random() < explore:
         card = rng.choice(hand)
-        options = _captures(RANK_OF[card], table, rules.capture_key)
+        options = choices(card, table, rules)
         return card, options[0] if len(options) == 1 else rng.choice(options)
     return greedy_play(hand, table, rules)
+
+
+def choices(card: Card, table: tuple[Card, ...], rules: ScopaRules) -> tuple[frozenset[Card], ...]:
+    """What ``card`` may do on ``table``: its takings, and, where taking is not
+    compulsory and it could take, the lay (an empty taking) too."""
+    takes = _captures(RANK_OF[card], table, rules.capture_key)
+    if rules.compulsory_capture or not takes[0]:
+        return takes
+    return (*takes, _LAY)
+
+
+_LAY: frozenset[Card] = frozenset()
+
+
+def move_of(
+    seat: int, card: Card, take: frozenset[Card], table: tuple[Card, ...], rules: ScopaRules
+) -> Move:
+    """The engine's move for a fast-path choice: an empty taking of a card that
+    could take is a lay."""
+    could_take = bool(_captures(RANK_OF[card], table, rules.capture_key)[0])
+    return Move(seat, card, take, not take and could_take)
 
 
 def greedy_play(hand: list[Card], table: tuple[Card, ...], rules: ScopaRules) -> Play:
@@ -140,7 +162,7 @@ def greedy_play(hand: list[Card], table: tuple[Card, ...], rules: ScopaRules) ->
     best: Play | None = None
     best_value = -1e9
     for card in hand:
-        for take in _captures(RANK_OF[card], table, key):
+        for take in choices(card, table, rules):
             if take:
                 value = worth[card] + sum(worth[c] for c in take)
                 left = total - sum(RANK_OF[c] for c in take)
