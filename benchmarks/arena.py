@@ -26,6 +26,7 @@ to benchmarks/results/arena-latest.json unless --results names a file.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import multiprocessing
 import os
@@ -34,15 +35,15 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.stats import Table, machine, write_results
 from mazzo.engine import get_game
 from mazzo.engine.events import HandScored
-from mazzo.engine.players import PLAYERS, Budget, expert, greedy, suggest
-from mazzo.engine.scopa import ScopaRules
+from mazzo.engine.players import PLAYERS, Budget, Player, expert, greedy, suggest
+from mazzo.engine.scopa import ScopaRules, ScopaState
 from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.tressette import TressetteRules
 
@@ -287,26 +288,14 @@ def last_round_table(count: int, budget_ms: float, seed: int) -> Table:
     """The expert's exact search of 2-player Scopa's last round against the
     sampling search it replaces: ``count`` last rounds (of first hands played
     by two greedy players), each finished twice against the greedy player."""
-    game = get_game("scopa")
+    budget = Budget(UNLIMITED, budget_ms / 1000, time.process_time)
     margins, exact_ms = [], []
-    for position in _last_rounds(game, count, seed):
-        finished = []
-        for player in (expert.choose, expert.sample):
-            state, rng, me = position, random.Random(seed), position.to_play
-            while state.hand_number == position.hand_number and state.winner is None:
-                chooser = player if state.to_play == me else greedy.choose
-                budget = Budget(UNLIMITED, budget_ms / 1000, time.process_time)
-                started = time.process_time()
-                move = chooser(game.view(state, state.to_play), game.legal_moves(state),
-                               budget, rng).move  # fmt: skip
-                if player is expert.choose and state is position:
-                    exact_ms.append(1000 * (time.process_time() - started))
-                state, events = game.apply(state, move)
-                for event in events:
-                    if isinstance(event, HandScored):
-                        totals = [side.total for side in event.sides]
-                        finished.append(totals[me] - totals[1 - me])
-        margins.append(finished[0] - finished[1])
+    for position in itertools.islice(last_rounds(ScopaRules(), itertools.count(seed)), count):
+        spent: list[float] = []  # the exact search's CPU time, move by move
+        exact = hand_margin(position, _timed(expert.choose, spent), budget, random.Random(seed))
+        sampled = hand_margin(position, expert.sample, budget, random.Random(seed))
+        margins.append(exact - sampled)
+        exact_ms.append(spent[0])
     mean, low, high = _interval(margins)
     table = Table(
         "last_round",
@@ -328,13 +317,25 @@ def last_round_table(count: int, budget_ms: float, seed: int) -> Table:
     return table
 
 
-def _last_rounds(game: Any, count: int, seed: int) -> list[Any]:
-    """The first move of the last round of ``count`` first hands of greedy play."""
-    found = []
-    while len(found) < count:
-        state, _ = game.new_game(ScopaRules(), seed=seed)
+def _timed(player: Player, spent: list[float]) -> Player:
+    """``player``, adding the CPU milliseconds of each choice to ``spent``."""
+
+    def choose(view: Any, legal: Sequence[Any], budget: Budget, rng: random.Random) -> Any:
+        started = time.process_time()
+        chosen = player(view, legal, budget, rng)
+        spent.append(1000 * (time.process_time() - started))
+        return chosen
+
+    return choose
+
+
+def last_rounds(rules: ScopaRules, seeds: Iterable[int]) -> Iterator[ScopaState]:
+    """The first move of the first hand's last round, after greedy play, by
+    seed (a seed whose first hand ends the match gives none)."""
+    game = get_game("scopa")
+    for seed in seeds:
+        state, _ = game.new_game(rules, seed=seed)
         rng = random.Random(seed)
-        seed += 1
         while state.stock or len(state.hands[state.to_play]) < 3:
             legal = game.legal_moves(state)
             view = game.view(state, state.to_play)
@@ -342,8 +343,22 @@ def _last_rounds(game: Any, count: int, seed: int) -> list[Any]:
             if state.hand_number > 1:
                 break
         else:
-            found.append(state)
-    return found
+            yield state
+
+
+def hand_margin(state: ScopaState, me: Player, budget: Budget, rng: random.Random) -> int:
+    """The seat to play plays ``me``, the other greedy, to the hand's end: the
+    points of the seat to play minus the other's."""
+    game, seat = get_game("scopa"), state.to_play
+    while True:
+        player = me if state.to_play == seat else greedy.choose
+        seen = game.view(state, state.to_play)
+        chosen = player(seen, game.legal_moves(state), budget, rng)
+        state, events = game.apply(state, chosen.move)
+        for event in events:
+            if isinstance(event, HandScored):
+                totals = [side.total for side in event.sides]
+                return totals[seat] - totals[1 - seat]
 
 
 def markdown(summaries: list[dict[str, Any]]) -> str:

@@ -1,17 +1,19 @@
-"""The expert's exact search of a 2-player Scopa hand's last round."""
+"""The expert's exact search of a 2-player Scopa hand's last round.
+
+The last rounds and the hands finished from them are the arena's
+(``python -m benchmarks.arena --last-rounds``), so the test and the measure
+look at the same thing."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
+from benchmarks.arena import hand_margin, last_rounds
 from mazzo.engine import get_game
-from mazzo.engine.events import HandScored
-from mazzo.engine.players import Budget, Player, endgame, expert, greedy, suggest
-from mazzo.engine.scopa import ScopaRules, ScopaState
+from mazzo.engine.players import Budget, endgame, expert, suggest
+from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.scopa_rules import Variant
 
 SCOPA = get_game("scopa")
@@ -19,40 +21,6 @@ TWO_PLAYER_RULES = [
     ScopaRules(),
     *(ScopaRules.preset(v) for v in Variant if ScopaRules.preset(v).players == 2),
 ]
-
-
-def last_rounds(rules: ScopaRules, seeds: range) -> Iterator[ScopaState]:
-    """The first move of the first hand's last round, after greedy play, by seed."""
-    for seed in seeds:
-        state, _ = SCOPA.new_game(rules, seed=seed)
-        rng = random.Random(seed)
-        while state.stock or len(state.hands[state.to_play]) < 3:
-            state = _play(state, "greedy", Budget(1), rng)
-            if state.hand_number > 1:
-                break
-        else:
-            yield state
-
-
-def _play(state: Any, level: str, budget: Budget, rng: random.Random) -> Any:
-    seen = SCOPA.view(state, state.to_play)
-    chosen = suggest(level, seen, SCOPA.legal_moves(state), budget, rng)
-    return SCOPA.apply(state, chosen.move)[0]
-
-
-def _hand_margin(state: ScopaState, me: Player, budget: Budget, seed: int) -> int:
-    """The seat to play plays ``me``, the other greedy, to the hand's end: the
-    points of the seat to play minus the other's."""
-    rng, seat = random.Random(seed), state.to_play
-    while True:
-        player = me if state.to_play == seat else greedy.choose
-        seen = SCOPA.view(state, state.to_play)
-        chosen = player(seen, SCOPA.legal_moves(state), budget, rng)
-        state, events = SCOPA.apply(state, chosen.move)
-        for event in events:
-            if isinstance(event, HandScored):
-                totals = [side.total for side in event.sides]
-                return totals[seat] - totals[1 - seat]
 
 
 @pytest.mark.parametrize("rules", TWO_PLAYER_RULES, ids=lambda r: r.variant.value)
@@ -81,8 +49,10 @@ def test_the_exact_search_plays_the_last_round_better_than_sampling() -> None:
     # expert (the exact search), then by the sampling search it replaces.
     positions = list(last_rounds(ScopaRules(), range(1, 150)))
     budget = Budget(600)
-    exact = [_hand_margin(s, expert.choose, budget, seed) for seed, s in enumerate(positions)]
-    sampled = [_hand_margin(s, expert.sample, budget, seed) for seed, s in enumerate(positions)]
+    exact, sampled = [], []
+    for seed, position in enumerate(positions):
+        exact.append(hand_margin(position, expert.choose, budget, random.Random(seed)))
+        sampled.append(hand_margin(position, expert.sample, budget, random.Random(seed)))
     assert len(positions) >= 100
     assert sum(exact) > sum(sampled)
     # Where the two differ the exact search mostly comes out ahead.
