@@ -266,13 +266,8 @@ class EngineHandlers:
         return self._with_new_state(response, game, (state, game_id, 0), events)
 
     def play(self, request: pb.PlayRequest) -> pb.PlayResponse:
-        record = self._open(request.state)
+        record, game, scope, move = self._requested_move(request, "play for")
         state = record.state
-        game = game_of(state)
-        scope = self._seat_scope(request, record)
-        _check_ply(request, record)
-        move = self._move(request)
-        _check_seat_permitted(scope, move.seat, "play for")
         seat = self._events_seat(request, scope, state.rules.players)
         try:
             # A game without a seed deals and draws with fresh randomness, drawn here.
@@ -290,15 +285,9 @@ class EngineHandlers:
         )
 
     def validate(self, request: pb.ValidateRequest) -> pb.ValidateResponse:
-        record = self._open(request.state)
-        state = record.state
-        game = game_of(state)
-        scope = self._seat_scope(request, record)
-        _check_ply(request, record)
-        move = self._move(request)
-        _check_seat_permitted(scope, move.seat, "validate a move for")
+        record, game, _, move = self._requested_move(request, "validate a move for")
         try:
-            game.resolve(state, move)
+            game.resolve(record.state, move)
         except IllegalMove as error:
             self._count_move(game.name, "illegal")
             return pb.ValidateResponse(
@@ -391,6 +380,20 @@ class EngineHandlers:
         return response
 
     # -------------------------------------------------------------- helpers
+
+    def _requested_move(
+        self, request: pb.PlayRequest | pb.ValidateRequest, what: str
+    ) -> tuple[Record, Any, int | None, Any]:
+        """What Play and Validate share: the state opened, its game, the seat the
+        credential limits the call to (or None) and the move, with the expected
+        ply and the credential's seat checked (``what``: the refusal's verb)."""
+        record = self._open(request.state)
+        game = game_of(record.state)
+        scope = self._seat_scope(request, record)
+        _check_ply(request, record)
+        move = self._move(request)
+        _check_seat_permitted(scope, move.seat, what)
+        return record, game, scope, move
 
     @staticmethod
     def _move(request: pb.PlayRequest | pb.ValidateRequest) -> Any:
