@@ -556,13 +556,9 @@ def _repeated_scalar_setter(field: FieldDescriptor) -> Setter:
     plain_ints = cpp_type in _INT_TYPES
 
     def set_repeated(message: Message, value: Any, depth: int) -> None:
-        if value is None:
-            message.ClearField(name)
+        target = _cleared(message, name, value, _ARRAY)
+        if target is None:
             return
-        message.ClearField(name)
-        if not isinstance(value, list | tuple):
-            raise JsonMappingError(f"a repeated field takes a JSON array, not {_kind(value)}")
-        target = getattr(message, name)
         if plain_strings and _ascii_strings(value):
             target.extend(value)
             return
@@ -585,6 +581,25 @@ def _repeated_scalar_setter(field: FieldDescriptor) -> Setter:
     return set_repeated
 
 
+#: (the JSON types a container field takes, what to call it in an error)
+_ARRAY = ((list, tuple), "a repeated field takes a JSON array")
+_OBJECT = (dict, "a map field takes a JSON object")
+
+
+def _cleared(
+    message: Message, name: str, value: Any, takes: tuple[type | tuple[type, ...], str]
+) -> Any:
+    """Empty the repeated or map field ``name`` for ``value``: its container,
+    or None for a JSON null (the field stays empty). ``takes``: _ARRAY or _OBJECT."""
+    message.ClearField(name)
+    if value is None:
+        return None
+    json_types, expected = takes
+    if not isinstance(value, json_types):
+        raise JsonMappingError(f"{expected}, not {_kind(value)}")
+    return getattr(message, name)
+
+
 def _ascii_strings(values: list[Any] | tuple[Any, ...]) -> bool:
     """Every item a str with nothing to check (no surrogates): one C-level pass."""
     try:
@@ -602,13 +617,9 @@ def _repeated_message_setter(
     null_allowed = message_type.full_name == _VALUE
 
     def set_repeated(message: Message, value: Any, depth: int) -> None:
-        if value is None:
-            message.ClearField(name)
+        target = _cleared(message, name, value, _ARRAY)
+        if target is None:
             return
-        message.ClearField(name)
-        if not isinstance(value, list | tuple):
-            raise JsonMappingError(f"a repeated field takes a JSON array, not {_kind(value)}")
-        target = getattr(message, name)
         parse_into = codec.parse_into
         for index, item in enumerate(value):
             sub = target.add()
@@ -636,13 +647,9 @@ def _map_setter(field: FieldDescriptor, in_progress: _InProgress) -> Setter:
     value_convert = None if codec is not None else _scalar_converter(value_field)
 
     def set_map(message: Message, value: Any, depth: int) -> None:
-        if value is None:
-            message.ClearField(name)
+        target = _cleared(message, name, value, _OBJECT)
+        if target is None:
             return
-        message.ClearField(name)
-        if not isinstance(value, dict):
-            raise JsonMappingError(f"a map field takes a JSON object, not {_kind(value)}")
-        target = getattr(message, name)
         for key, item in value.items():
             try:
                 converted_key = key_convert(key)
