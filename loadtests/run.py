@@ -1,12 +1,13 @@
 """`make loadtest`: start Mazzo on this machine, run the Locust scenarios headless, judge.
 
     python -m loadtests.run [--duration 60] [--users 8] [--processes 2] [--workers N]
-                            [--scenarios mix validate] [--transports grpc rest]
+                            [--search-processes N]
+                            [--scenarios mix validate suggest] [--transports grpc rest]
                             [--p95-limit-ms MS] [--results loadtests/results]
 
 It starts ``python -m mazzo.service.main`` on free ports of 127.0.0.1 (nothing else
 is ever a target), waits for its "listening on" lines, runs Locust once per
-scenario (the realistic mix, then Validate alone) for an equal share of
+scenario (the realistic mix, Validate alone, then Suggest) for an equal share of
 ``--duration`` seconds, with the gRPC and REST users of the scenario side by
 side, and writes Locust's CSV files under ``--results`` (``mix_stats.csv``,
 ``validate_stats.csv``, ... and the server's log). The server is stopped
@@ -14,8 +15,9 @@ side, and writes Locust's CSV files under ``--results`` (``mix_stats.csv``,
 
 It prints, per scenario and per call, the rate reached and the 50th, 95th and
 99th percentiles, and exits non-zero when a scenario made no call, any call
-failed or the 95th percentile of its calls is above the limit: ``P95_LIMIT_MS`` in
-loadtests/locustfile.py unless ``--p95-limit-ms`` says otherwise. Locust
+failed or the 95th percentile of a call is above the limit: ``P95_LIMIT_MS`` in
+loadtests/locustfile.py unless ``--p95-limit-ms`` says otherwise, plus the
+budget the expert was given for Suggest (``SUGGEST_BUDGET_MS``). Locust
 itself judges (its exit code), so that a run by hand is judged the same way.
 """
 
@@ -32,17 +34,20 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from prometheus_client.parser import text_string_to_metric_families
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 LOCUSTFILE = HERE / "locustfile.py"
 HOST = "127.0.0.1"
-LISTENING = re.compile(r"\b(gRPC|REST) listening on (\S+):(\d+)$")
+LISTENING = re.compile(r"\b(gRPC|REST|metrics) listening on (\S+):(\d+)$")
 START_TIMEOUT = 60.0
 STOP_TIMEOUT = 20.0
 #: Past its run time, Locust gets this long to stop and write its files.
@@ -52,6 +57,7 @@ LOCUST_MARGIN = 60.0
 SCENARIOS = {
     "mix": {"grpc": "GrpcGame", "rest": "RestGame"},
     "validate": {"grpc": "GrpcValidate", "rest": "RestValidate"},
+    "suggest": {"grpc": "GrpcSuggest", "rest": "RestSuggest"},
 }
 
 
@@ -83,7 +89,7 @@ class Server:
     def wait_until_listening(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT
         with self.changed:
-            while len(self.ports) < 2:
+            while len(self.ports) < 3:
                 if self.process.poll() is not None:
                     raise RuntimeError(f"the server exited: see {self.log_path}")
                 if time.monotonic() > deadline:
@@ -92,7 +98,9 @@ class Server:
 
 
 @contextmanager
-def running_server(workers: int | None, results: Path) -> Iterator[Server]:
+def running_server(
+    workers: int | None, results: Path, search_processes: int | None = None
+) -> Iterator[Server]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MAZZO_")}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.update(
@@ -103,6 +111,8 @@ def running_server(workers: int | None, results: Path) -> Iterator[Server]:
     )
     if workers is not None:
         env["MAZZO_WORKERS"] = str(workers)
+    if search_processes is not None:
+        env["MAZZO_SEARCH_PROCESSES"] = str(search_processes)
     process = subprocess.Popen(
         [sys.executable, "-m", "mazzo.service.main"],
         cwd=REPO,
@@ -190,6 +200,20 @@ def _processes_options(processes: int) -> list[str]:
         "--master-port",
         port,
     ]
+
+
+def expert_counts(server: Server) -> tuple[float, float]:
+    """The expert's suggestions so far and the simulations they ran, from the
+    server's /metrics (every server process's sum)."""
+    url = f"http://{HOST}:{server.ports['metrics']}/metrics"
+    with urllib.request.urlopen(url, timeout=10) as reply:
+        text = reply.read().decode()
+    counts = {"mazzo_suggestions": 0.0, "mazzo_suggest_simulations": 0.0}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name.removesuffix("_total") in counts and sample.labels["level"] == "expert":
+                counts[sample.name.removesuffix("_total")] += sample.value
+    return counts["mazzo_suggestions"], counts["mazzo_suggest_simulations"]
 
 
 def read_verdict(path: Path) -> dict[str, Any]:
@@ -293,6 +317,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--workers", type=int, default=None, help="MAZZO_WORKERS (default: cores)")
     parser.add_argument(
+        "--search-processes",
+        type=int,
+        default=None,
+        help="MAZZO_SEARCH_PROCESSES (default: the server's; 0: search in the server processes)",
+    )
+    parser.add_argument(
         "--scenarios", nargs="+", choices=sorted(SCENARIOS), default=list(SCENARIOS)
     )
     parser.add_argument(
@@ -318,7 +348,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(args: argparse.Namespace, seconds: int) -> int:
     failed = False
-    with running_server(args.workers, args.results) as server:
+    with running_server(args.workers, args.results, args.search_processes) as server:
         workers = sum("serving gRPC and REST" in line for line in server.lines) or 1
         print(
             f"server: {workers} process(es), gRPC {HOST}:{server.ports['gRPC']},"
@@ -328,9 +358,12 @@ def run(args: argparse.Namespace, seconds: int) -> int:
         for scenario in args.scenarios:
             classes = [SCENARIOS[scenario][transport] for transport in args.transports]
             server_cpu, locust_cpu = group_cpu_seconds(server.process.pid), children_cpu_seconds()
+            suggested_before, simulated_before = expert_counts(server)
             code = run_locust(scenario, classes, server, args, seconds)
             server_cpu = group_cpu_seconds(server.process.pid) - server_cpu
             locust_cpu = children_cpu_seconds() - locust_cpu
+            suggested, simulated = expert_counts(server)
+            suggested, simulated = suggested - suggested_before, simulated - simulated_before
             verdict_path = args.results / f"{scenario}_verdict.json"
             if not verdict_path.exists() or not (args.results / f"{scenario}_stats.csv").exists():
                 print(f"{scenario}: Locust did not write its figures", file=sys.stderr)
@@ -344,6 +377,11 @@ def run(args: argparse.Namespace, seconds: int) -> int:
                     f"  CPU per call: server {1000 * server_cpu / calls:.2f} ms,"
                     f" Locust {1000 * locust_cpu / calls:.2f} ms;"
                     f" load average {os.getloadavg()[0]:.2f} after the run"
+                )
+            if suggested:
+                print(
+                    f"  expert: {suggested:.0f} suggestions,"
+                    f" {simulated / suggested:.0f} simulations each on average"
                 )
             failed = failed or code != 0 or not verdict["passed"]
     for problem in server_problems(server):

@@ -36,6 +36,10 @@ DEFAULT_GRPC_WORKERS = 16
 DEFAULT_MAX_REQUEST_BYTES = 65536
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_MAX_SUGGEST_MS = 1000
+#: One search process per server process: with MAZZO_WORKERS at the CPU count,
+#: as docs/operations.md advises, a search core each (the CPU count is not a
+#: default: in a container it is the node's, not the container's).
+DEFAULT_SEARCH_PROCESSES = 1
 MAX_WORKERS = 256  # far above any machine's cores: a typo, not a plan
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_INT32 = 2**31 - 1  # gRPC's receive limit is a signed 32-bit integer
@@ -105,6 +109,12 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
         " restarts any that dies); 1: one process, no supervisor.",
     ),
     (
+        "MAZZO_SEARCH_PROCESSES",
+        str(DEFAULT_SEARCH_PROCESSES),
+        "Processes of each server process that run the expert's searches, so that a"
+        " search never holds up the other calls; 0: search in the server process.",
+    ),
+    (
         "MAZZO_MAX_REQUEST_BYTES",
         str(DEFAULT_MAX_REQUEST_BYTES),
         "Largest request accepted, in bytes: the REST body and the gRPC message"
@@ -171,6 +181,8 @@ class Config:
     #: Origins allowed by CORS ("*": any); empty: no CORS headers.
     cors_origins: tuple[str, ...] = ()
     max_suggest_ms: int = DEFAULT_MAX_SUGGEST_MS
+    #: Search processes per server process (MAZZO_SEARCH_PROCESSES); 0: none.
+    search_processes: int = DEFAULT_SEARCH_PROCESSES
 
     @property
     def dev_key(self) -> bool:
@@ -207,6 +219,9 @@ class Config:
             cors_origins=_read(src, "MAZZO_CORS_ORIGINS", (), _origins),
             max_suggest_ms=_read(
                 src, "MAZZO_MAX_SUGGEST_MS", DEFAULT_MAX_SUGGEST_MS, _positive_int
+            ),
+            search_processes=_read(
+                src, "MAZZO_SEARCH_PROCESSES", DEFAULT_SEARCH_PROCESSES, _process_count
             ),
         )
 
@@ -303,20 +318,25 @@ def _timeout(text: str) -> float:
     return value
 
 
-def _positive_int(text: str) -> int:
+def _whole_number(text: str, low: int, high: int) -> int:
     if not re.fullmatch(r"[0-9]+", text):
         raise ValueError(f"bad number {text!r}: expected a whole number")
     value = int(text)
-    if not 1 <= value <= MAX_INT32:
-        raise ValueError(f"bad number {text!r}: must be from 1 to {MAX_INT32}")
+    if not low <= value <= high:
+        raise ValueError(f"bad number {text!r}: must be from {low} to {high}")
     return value
+
+
+def _positive_int(text: str) -> int:
+    return _whole_number(text, 1, MAX_INT32)
 
 
 def _worker_count(text: str) -> int:
-    value = _positive_int(text)
-    if value > MAX_WORKERS:
-        raise ValueError(f"bad number {text!r}: must be from 1 to {MAX_WORKERS}")
-    return value
+    return _whole_number(text, 1, MAX_WORKERS)
+
+
+def _process_count(text: str) -> int:
+    return _whole_number(text, 0, MAX_WORKERS)
 
 
 def _log_level(text: str) -> str:

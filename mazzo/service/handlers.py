@@ -8,10 +8,8 @@ the REST gateway only move these messages over their wire.
 from __future__ import annotations
 
 import os
-import random
 import re
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -25,11 +23,12 @@ from mazzo.engine import GAMES, Game, IllegalMove, RuleError, game_of, get_game
 from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.events import Event
 from mazzo.engine.game import check_seat
-from mazzo.engine.players import PLAYERS, Budget, suggest
+from mazzo.engine.players import PLAYERS
 from mazzo.service import codec
 from mazzo.service.config import DEFAULT_MAX_SUGGEST_MS, Config
 from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.metrics import Metrics
+from mazzo.service.search_pool import Thinker, now, think
 from mazzo.service.state_token import StateSealer, StateTokenError, random_u64
 from mazzo.service.trust import (
     CREDENTIAL_PURPOSE,
@@ -133,8 +132,10 @@ class EngineHandlers:
         *,
         require_seat_credentials: bool = False,
         max_suggest_ms: int = DEFAULT_MAX_SUGGEST_MS,
+        thinker: Thinker = think,
     ):
         self._max_suggest_ms = max_suggest_ms
+        self._think = thinker
         self._sealer = sealer
         self._metrics = metrics
         self._seed_source = seed_source
@@ -144,14 +145,18 @@ class EngineHandlers:
         self.require_seat_credentials = require_seat_credentials
 
     @classmethod
-    def from_config(cls, config: Config, metrics: Metrics) -> EngineHandlers:
-        """The handlers a server process runs with ``config``'s keys and trust settings."""
+    def from_config(
+        cls, config: Config, metrics: Metrics, thinker: Thinker = think
+    ) -> EngineHandlers:
+        """The handlers a server process runs with ``config``'s keys and trust
+        settings, its searches run by ``thinker`` (a :class:`SearchPool`, or here)."""
         sealer = StateSealer(config.state_keys, max_age=config.state_max_age)
         return cls(
             sealer,
             metrics,
             require_seat_credentials=config.require_seat_credentials,
             max_suggest_ms=config.max_suggest_ms,
+            thinker=thinker,
         )
 
     # -------------------------------------------------------------- state tokens
@@ -328,6 +333,7 @@ class EngineHandlers:
 
     def suggest(self, request: pb.SuggestRequest) -> pb.SuggestResponse:
         """A player's move for the seat to play, chosen from that seat's view only."""
+        arrived = now()  # the budget counts from here: waiting for a search process too
         record = self._open(request.state)
         state = record.state
         _check_seat_permitted(self._seat_scope(request, record), request.seat, "ask for a move of")
@@ -356,17 +362,16 @@ class EngineHandlers:
                     {"seatToPlay": str(to_play)},
                 )
         seed = request.seed if request.HasField("seed") else self._seed_source()
-        budget = Budget(
-            simulations=request.simulations or UNLIMITED_SIMULATIONS,
-            seconds=budget_ms / 1000,
-            clock=time.perf_counter,
-        )
-        started = time.perf_counter()
         # The player gets the seat's view, never the state (docs/bots.md).
-        chosen = suggest(level, seen, game.legal_moves(state), budget, random.Random(seed))
-        self._metrics.mazzo_suggest_seconds.labels(level=level).observe(
-            time.perf_counter() - started
+        chosen = self._think(
+            level,
+            seen,
+            game.legal_moves(state),
+            request.simulations or UNLIMITED_SIMULATIONS,
+            arrived + budget_ms / 1000,
+            seed,
         )
+        self._metrics.mazzo_suggest_seconds.labels(level=level).observe(now() - arrived)
         self._metrics.mazzo_suggestions_total.labels(game=game.name, level=level).inc()
         self._metrics.mazzo_suggest_simulations_total.labels(level=level).inc(chosen.simulations)
         response = pb.SuggestResponse(

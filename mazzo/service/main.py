@@ -36,6 +36,7 @@ from mazzo.service.http_server import (
 )
 from mazzo.service.metrics import Metrics
 from mazzo.service.rest import create_app
+from mazzo.service.search_pool import search_pool_of, think
 
 log = logging.getLogger("mazzo")
 
@@ -65,7 +66,8 @@ def main() -> int:
 def serve_one_process(config: Config) -> int:
     """MAZZO_WORKERS=1: gRPC, REST and metrics in this process, until SIGTERM or SIGINT."""
     metrics = Metrics()
-    handlers = EngineHandlers.from_config(config, metrics)
+    searches = search_pool_of(config)
+    handlers = EngineHandlers.from_config(config, metrics, searches or think)
 
     # Handlers first: a SIGTERM that arrives while starting (or right after the
     # "listening" lines) must drain and exit 0, not kill the process.
@@ -79,6 +81,8 @@ def serve_one_process(config: Config) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
 
+    if searches:
+        searches.start()
     grpc_server = GrpcServer(
         handlers,
         metrics,
@@ -109,6 +113,8 @@ def serve_one_process(config: Config) -> int:
     except OSError as error:
         log.error("%s", error)
         grpc_server.stop(0)
+        if searches:
+            searches.close()
         return 1
     http_server = HttpServer(listeners, limits_of(config))
     log.info("REST listening on %s:%d", split_addr(config.http_addr)[0], port_of(rest_socket))
@@ -120,6 +126,8 @@ def serve_one_process(config: Config) -> int:
         http_server.poll()
     drain_delay = config.drain_seconds if stop_signals[0] == signal.SIGTERM else 0.0
     stop_gracefully(grpc_server, http_server, ready, drain_delay, config.grace_seconds)
+    if searches:
+        searches.close()
     log.info("stopped")
     return 0
 

@@ -70,6 +70,7 @@ from mazzo.service.http_server import HttpServer, limits_of
 from mazzo.service.main import stop_gracefully
 from mazzo.service.metrics import Metrics, mark_process_dead, use_multiprocess_dir
 from mazzo.service.rest import create_app
+from mazzo.service.search_pool import SearchPool, search_pool_of, think
 
 log = logging.getLogger("mazzo")
 
@@ -159,6 +160,7 @@ class Worker(BaseWorker):
     grpc: GrpcServer
     http: HttpServer
     ready: threading.Event
+    searches: SearchPool | None
     _stop_signal: int | None = None
 
     @property
@@ -175,7 +177,10 @@ class Worker(BaseWorker):
         os.close(plan.ready_pipe[0])
         plan.grpc_reservation.close()  # the parent keeps the port; this copy is not needed
         metrics = Metrics()
-        handlers = EngineHandlers.from_config(config, metrics)
+        self.searches = search_pool_of(config)
+        if self.searches:
+            self.searches.start()
+        handlers = EngineHandlers.from_config(config, metrics, self.searches or think)
         self.grpc = GrpcServer(
             handlers,
             metrics,
@@ -239,6 +244,8 @@ class Worker(BaseWorker):
         # The drain delay is for SIGTERM (an orchestrator's stop), not Ctrl-C.
         delay = config.drain_seconds if self._stop_signal == signal.SIGTERM else 0.0
         stop_gracefully(self.grpc, self.http, self.ready, delay, config.grace_seconds, self.notify)
+        if self.searches:
+            self.searches.close()
 
 
 # ---------------------------------------------------------------------- parent

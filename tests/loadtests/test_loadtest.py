@@ -1,8 +1,8 @@
-"""`make loadtest`'s entry point, short: both scenarios, both transports, a real server.
+"""`make loadtest`'s entry point, short: every scenario, both transports, a real server.
 
 `python -m loadtests.run` starts Mazzo (one process per core, as `make serve`
-does) on free ports of 127.0.0.1, runs Locust for SHORT_SECONDS in all (half
-per scenario) and stops the server; this test checks that calls of every kind
+does) on free ports of 127.0.0.1, runs Locust for SHORT_SECONDS in all (a
+third per scenario) and stops the server; this test checks that calls of every kind
 were made, none failed, the server stopped cleanly, and the files are there.
 
 Nothing here depends on how fast the machine is: the suite runs on shared,
@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-SHORT_SECONDS = 20
+SHORT_SECONDS = 30
 SHORT_P95_LIMIT_MS = 5000.0
 
 CALLS = {
@@ -37,6 +38,14 @@ CALLS = {
         ("POST", "/v1/games:play"),
     },
     "validate": {("grpc", "Validate"), ("POST", "/v1/games:validate")},
+    "suggest": {
+        ("grpc", "NewGame"),
+        ("grpc", "Suggest"),
+        ("grpc", "Play"),
+        ("POST", "/v1/games"),
+        ("POST", "/v1/games:suggest"),
+        ("POST", "/v1/games:play"),
+    },
 }
 
 
@@ -62,6 +71,9 @@ def test_a_short_load_test_makes_every_call_without_a_failure(tmp_path: Path) ->
     report = f"{result.stdout}\n{result.stderr}"
     assert result.returncode == 0, report
     assert result.stdout.rstrip().endswith("PASSED"), report
+    # The run reads the expert's work from the server's metrics.
+    suggested = re.search(r"expert: (\d+) suggestions, (\d+) simulations each", result.stdout)
+    assert suggested and int(suggested[1]) > 0, report
 
     for scenario, expected in CALLS.items():
         verdict = json.loads((tmp_path / f"{scenario}_verdict.json").read_text())

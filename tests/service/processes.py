@@ -121,6 +121,32 @@ def started(**settings: str) -> Iterator[Served]:
         reader.join(5)
 
 
+def live_group_members(pgid: int) -> list[str]:
+    """The command lines of the live processes of a process group (zombies,
+    exited and waiting for init to reap them, are not live)."""
+    commands = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            commands.append(command)
+    return commands
+
+
+def wait_until_group_gone(pgid: int, timeout: float = STOP_TIMEOUT) -> None:
+    """Wait until no process of the group lives: a worker's helpers (its search
+    processes, multiprocessing's resource tracker) may end a moment after it."""
+    deadline = time.monotonic() + timeout
+    while members := live_group_members(pgid):
+        assert time.monotonic() < deadline, f"still alive: {members}"
+        time.sleep(0.05)
+
+
 def metric(port: int, line_start: str) -> float:
     reply = http_call(port, "GET", "/metrics")
     assert reply.status == 200

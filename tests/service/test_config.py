@@ -174,6 +174,9 @@ BAD_VALUES = [
     ("MAZZO_MAX_REQUEST_BYTES", "64k", "bad number"),
     ("MAZZO_MAX_REQUEST_BYTES", "0", "bad number"),
     ("MAZZO_MAX_REQUEST_BYTES", str(2**31), "bad number"),
+    ("MAZZO_SEARCH_PROCESSES", "-1", "bad number"),
+    ("MAZZO_SEARCH_PROCESSES", "few", "bad number"),
+    ("MAZZO_SEARCH_PROCESSES", str(MAX_WORKERS + 1), "from 0 to"),
     ("MAZZO_MAX_SUGGEST_MS", "0", "bad number"),
     ("MAZZO_MAX_SUGGEST_MS", "1s", "bad number"),
     ("MAZZO_LOG_LEVEL", "LOUD", "bad log level"),
@@ -189,6 +192,13 @@ BAD_VALUES = [
     ("MAZZO_CORS_ORIGINS", "https://app.example.com/", "bad origin"),
     ("MAZZO_CORS_ORIGINS", "https://a.example.com,ftp://b.example.com", "bad origin"),
 ]
+
+
+def test_one_search_process_per_server_process_unless_set() -> None:
+    assert Config.from_env({}).search_processes == 1
+    assert Config.from_env({"MAZZO_WORKERS": "4"}).search_processes == 1
+    assert Config.from_env({"MAZZO_SEARCH_PROCESSES": "0"}).search_processes == 0
+    assert Config.from_env({"MAZZO_SEARCH_PROCESSES": "3"}).search_processes == 3
 
 
 def test_strict_json_and_cors_origins() -> None:
@@ -256,6 +266,7 @@ def test_settings_match_config_defaults() -> None:
     assert int(shown["MAZZO_MAX_REQUEST_BYTES"]) == defaults.max_request_bytes
     assert shown["MAZZO_LOG_LEVEL"] == defaults.log_level
     assert int(shown["MAZZO_MAX_SUGGEST_MS"]) == defaults.max_suggest_ms
+    assert int(shown["MAZZO_SEARCH_PROCESSES"]) == defaults.search_processes
     assert shown["MAZZO_STATE_KEYS"] == ""
 
 

@@ -8,6 +8,7 @@ their ports and kill them are in tests/service/processes.py.
 from __future__ import annotations
 
 import base64
+import os
 import signal
 import subprocess
 import sys
@@ -22,7 +23,17 @@ import grpc
 import pytest
 
 from mazzo_client import MazzoClient, MazzoError
-from tests.service.processes import LISTENING, REPO, Served, environment, metric, started
+from tests.service.processes import (
+    LISTENING,
+    REPO,
+    STOP_TIMEOUT,
+    Served,
+    environment,
+    live_group_members,
+    metric,
+    started,
+    wait_until_group_gone,
+)
 from tests.service.support import http_call
 
 DEV_KEY_WARNING = "MAZZO_STATE_KEYS is not set"
@@ -201,6 +212,32 @@ def test_sigterm_drains_calls_in_flight_and_exits_zero() -> None:
     gone = {"ConnectionRefusedError", "ConnectionResetError", "RemoteDisconnected"}
     assert failed_rest <= gone | {"BrokenPipeError"}, summary
     assert "ConnectionRefusedError" in failed_rest
+
+
+def test_searches_run_in_processes_of_their_own_that_stop_with_the_server() -> None:
+    with started(MAZZO_SEARCH_PROCESSES="2") as served:
+        served.wait_until_listening()
+        members = live_group_members(served.process.pid)
+        assert len([c for c in members if "spawn_main" in c]) == 2, members
+        with MazzoClient(served.grpc_target) as client:
+            token = client.new_game(2, seed=5).state
+            chosen = client.suggest(token, 0, "expert", budget_ms=200, seed=1, simulations=60)
+            assert chosen.simulations > 0
+            assert client.play(token, chosen.move).status.seat_to_play == 1
+        os.killpg(served.process.pid, signal.SIGINT)  # Ctrl-C: the terminal's whole group
+        assert served.process.wait(STOP_TIMEOUT) == 0, served.log
+        wait_until_group_gone(served.process.pid)
+        assert "Traceback" not in served.log, served.log
+
+
+def test_search_processes_exit_when_their_server_process_is_killed() -> None:
+    with started(MAZZO_SEARCH_PROCESSES="2") as served:
+        served.wait_until_listening()
+        members = live_group_members(served.process.pid)
+        assert len([c for c in members if "spawn_main" in c]) == 2, members
+        served.process.kill()  # SIGKILL: no pool to close, no drain
+        served.process.wait(STOP_TIMEOUT)
+        wait_until_group_gone(served.process.pid)
 
 
 # ---------------------------------------------------------------- bad configuration

@@ -31,7 +31,14 @@ from prometheus_client.parser import text_string_to_metric_families
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
 from mazzo_client import MazzoClient, MazzoError
-from tests.service.processes import LISTENING, REPO, Served, environment, started
+from tests.service.processes import (
+    LISTENING,
+    REPO,
+    Served,
+    environment,
+    started,
+    wait_until_group_gone,
+)
 
 WORKERS = 2
 #: Long enough that a busy machine stops well within it: a stop that took the
@@ -369,14 +376,6 @@ def test_a_grpc_port_in_use_is_refused_at_start() -> None:
 # ---------------------------------------------------------------- SIGTERM
 
 
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 def _grpc_stream(target: str, stop: threading.Event, outcomes: list[str]) -> None:
     with MazzoClient(target, timeout=GRACE_SECONDS) as client:
         while not stop.is_set():
@@ -434,7 +433,8 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
             served.process.send_signal(signal.SIGTERM)
             code = served.process.wait(GRACE_SECONDS + 10)
             took = time.monotonic() - signalled
-            left_behind = _group_alive(served.process.pid)
+            # No worker outlives its parent, nor a worker's helpers (search processes).
+            wait_until_group_gone(served.process.pid)
             # The streams go on calling the stopped server until each has found it gone.
             deadline = time.monotonic() + WAIT_SECONDS
             while time.monotonic() < deadline and not (
@@ -467,4 +467,3 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
     gone = {"ConnectionRefusedError", "ConnectionResetError", "RemoteDisconnected"}
     assert failed_rest <= gone | {"BrokenPipeError"}, summary
     assert "ConnectionRefusedError" in failed_rest
-    assert not left_behind, "a worker outlived its parent"

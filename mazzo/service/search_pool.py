@@ -1,0 +1,174 @@
+"""Where Suggest's players think: in the serving process, or in processes of their own.
+
+The expert's search is CPU-bound Python. In the process that serves gRPC and
+REST it holds the interpreter lock against every other call's thread, which
+gets it back only when the search's 5 ms slice ends: under load a Play that
+needs a millisecond waits tens, and the searches themselves answer late
+(docs/performance.md, "Suggest under load"). In a pool of processes the
+operating system shares the cores instead, preempting finely, and the
+serving threads stay free for the hot path.
+
+Every search gets an absolute deadline on ``CLOCK_MONOTONIC``, one clock for
+every process of the machine, counted from the moment the call arrived: time
+spent waiting for a free search process comes out of the budget. Under load a
+search thinks less (with no time left, the expert falls back to the greedy
+player), it does not answer late.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import random
+import signal
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Protocol
+
+from mazzo.engine.game import Move
+from mazzo.engine.players import Budget, Suggestion, suggest
+from mazzo.service.config import Config
+
+log = logging.getLogger(__name__)
+
+#: The levels worth a process hop: the others answer in microseconds.
+SEARCHING_LEVELS = frozenset({"expert"})
+
+
+def now() -> float:
+    """Seconds on the machine's monotonic clock, the same in every process."""
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+def think(
+    level: str,
+    view: Any,
+    legal_moves: Sequence[Move],
+    simulations: int,
+    deadline: float,
+    seed: int,
+) -> Suggestion:
+    """The suggestion of ``level``, within ``simulations`` and before ``deadline`` (``now()``)."""
+    budget = Budget(simulations, max(0.0, deadline - now()), now)
+    return suggest(level, view, legal_moves, budget, random.Random(seed))
+
+
+class Thinker(Protocol):
+    """What the handlers call for a suggestion: :func:`think`'s signature."""
+
+    def __call__(
+        self,
+        level: str,
+        view: Any,
+        legal_moves: Sequence[Move],
+        simulations: int,
+        deadline: float,
+        seed: int,
+    ) -> Suggestion: ...
+
+
+def _ready() -> bool:
+    return True
+
+
+def _exit_with_parent() -> None:
+    parent = multiprocessing.parent_process()
+    assert parent is not None  # a search process is always started by a server process
+    parent.join()  # returns once the parent is gone: its sentinel closed
+    os._exit(0)
+
+
+def _start_search_process() -> None:
+    """Each search process's set-up: its lifetime tied to its server process's.
+
+    Ctrl-C reaches the terminal's whole process group: the server drains on it
+    and then closes the pool, so the searches must not die first; they ignore
+    it. A server process killed outright (SIGKILL, or its supervisor's
+    timeout) cannot close its pool: its search processes notice it is gone and
+    exit, instead of living on as orphans.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, name="exit-with-parent", daemon=True).start()
+
+
+class SearchPool:
+    """``processes`` processes that run the searching levels' :func:`think`.
+
+    Call it like :func:`think`. The processes start on the first search, or
+    with :meth:`start` (the server does, before it listens); they are spawned,
+    not forked, so that none inherits the server's gRPC threads. A pool whose
+    process died (killed, out of memory) is replaced, and the search runs once
+    more in the new one.
+    """
+
+    def __init__(self, processes: int):
+        if processes < 1:
+            raise ValueError("a search pool needs at least one process")
+        self.processes = processes
+        self._lock = threading.Lock()
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(
+                    self.processes, mp_context=context, initializer=_start_search_process
+                )
+            return self._executor
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executor is broken:
+                log.warning("a search process died: starting a new pool")
+                self._executor = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def start(self) -> None:
+        """Start every process now, so that the first searches do not pay for it."""
+        pool = self._pool()
+        for started in [pool.submit(_ready) for _ in range(self.processes)]:
+            started.result()
+
+    def __call__(
+        self,
+        level: str,
+        view: Any,
+        legal_moves: Sequence[Move],
+        simulations: int,
+        deadline: float,
+        seed: int,
+    ) -> Suggestion:
+        if level not in SEARCHING_LEVELS:
+            return think(level, view, legal_moves, simulations, deadline, seed)
+        arguments = (level, view, legal_moves, simulations, deadline, seed)
+        try:
+            return self._search(arguments)
+        except BrokenProcessPool:
+            return self._search(arguments)  # once more, in the new pool
+
+    def _search(self, arguments: tuple[Any, ...]) -> Suggestion:
+        pool = self._pool()
+        try:
+            return pool.submit(think, *arguments).result()
+        except BrokenProcessPool:
+            self._replace(pool)
+            raise
+
+    def close(self) -> None:
+        """Stop the processes (searches in flight are waited for)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+def search_pool_of(config: Config) -> SearchPool | None:
+    """The search pool ``config`` asks for (not started yet), or None: search
+    in the server process (MAZZO_SEARCH_PROCESSES=0)."""
+    size = config.search_processes
+    return SearchPool(size) if size else None
