@@ -72,6 +72,7 @@ def test_the_dashboard_and_alerts_cover_what_operators_watch() -> None:
     assert {"grpc_server_handling_seconds_bucket", "http_request_duration_seconds_bucket"} <= names
     assert {"mazzo_moves_total", "mazzo_states_refused_total", "mazzo_worker_up"} <= names
     assert {"process_cpu_seconds_total", "process_resident_memory_bytes"} <= names
+    assert {"mazzo_suggestions_total", "mazzo_suggest_simulations_total"} <= names
     alerts = {
         rule["alert"] for g in yaml.safe_load(ALERTS.read_text())["groups"] for rule in g["rules"]
     }
@@ -121,6 +122,7 @@ def two_workers() -> Iterator[Served]:
         with MazzoClient(served.grpc_target) as mazzo:
             state = mazzo.new_game(players=2, seed=1).state
             mazzo.play(state, mazzo.legal_moves(state).moves[0])
+            mazzo.suggest(state, 0, "expert", budget_ms=50)  # the Suggest series exist
         assert (
             http_call(served.ports["REST"], "POST", "/v1/games", {"players": 2, "scopa": {}}).status
             == 200
