@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import grpc
 import grpc.experimental.gevent as grpc_gevent
@@ -278,48 +278,47 @@ Api = GrpcApi | RestApi
 
 
 @dataclass
-class Game:
-    """The realistic mix, one turn per call of ``turn``."""
+class Games:
+    """Games played one call of ``step`` at a time: a deal when no game is on,
+    else a ``turn``; after a failed call (Locust counted it), a new deal."""
 
     api: Api
     environment: Environment
     rng: random.Random
     position: Position | None = None
 
-    def turn(self) -> None:
+    def step(self) -> None:
         try:
             if self.position is None or self.position.over:
                 self.position = self.api.new_game(self.rng.getrandbits(63))
-                return
-            state = self.position.state
-            legal = self.api.legal_moves(state)
-            candidate, is_legal = pick_candidate(legal, self.rng)
-            if self.api.validate(state, candidate) != is_legal:
-                report_wrong_verdict(self.environment, self.api.transport, candidate, is_legal)
-            chosen = candidate if is_legal else self.rng.choice(legal)
-            self.position = self.api.play(state, chosen)
+            else:
+                self.position = self.turn(self.position)
         except CallFailed:
-            self.position = None  # counted by Locust; deal again
+            self.position = None
+
+    def turn(self, position: Position) -> Position:
+        raise NotImplementedError
 
 
-@dataclass
-class BotGame:
+class Game(Games):
+    """The realistic mix: legal moves, a candidate validated, a legal move played."""
+
+    def turn(self, position: Position) -> Position:
+        legal = self.api.legal_moves(position.state)
+        candidate, is_legal = pick_candidate(legal, self.rng)
+        if self.api.validate(position.state, candidate) != is_legal:
+            report_wrong_verdict(self.environment, self.api.transport, candidate, is_legal)
+        chosen = candidate if is_legal else self.rng.choice(legal)
+        return self.api.play(position.state, chosen)
+
+
+class BotGame(Games):
     """Suggest under load: the expert plays both seats, each suggestion sent to Play."""
 
-    api: Api
-    rng: random.Random
-    position: Position | None = None
-
-    def turn(self) -> None:
-        try:
-            if self.position is None or self.position.over:
-                self.position = self.api.new_game(self.rng.getrandbits(63))
-                return
-            state, seat = self.position.state, self.position.seat_to_play
-            # Play refuses an illegal suggestion: a failed call, which fails the run.
-            self.position = self.api.play(state, self.api.suggest(state, seat))
-        except CallFailed:
-            self.position = None  # counted by Locust; deal again
+    def turn(self, position: Position) -> Position:
+        suggested = self.api.suggest(position.state, position.seat_to_play)
+        # Play refuses an illegal suggestion: a failed call, which fails the run.
+        return self.api.play(position.state, suggested)
 
 
 @dataclass
@@ -342,7 +341,7 @@ class Validations:
                 candidates.append((state, *pick_candidate(legal, self.rng)))
         return candidates
 
-    def validate(self) -> None:
+    def step(self) -> None:
         try:
             if self.candidates is None:
                 self.candidates = self.prepare()
@@ -353,76 +352,69 @@ class Validations:
             pass  # counted by Locust
 
 
-class GrpcGame(User):
+class Scenario(Protocol):
+    def step(self) -> None: ...
+
+
+#: How a user starts its scenario: from its API, its environment and its random numbers.
+ScenarioFactory = Callable[[Api, Environment, random.Random], Scenario]
+
+
+class GrpcUser(User):
+    """A user of one scenario (``scenario``) over gRPC."""
+
+    abstract = True
+    scenario: ScenarioFactory
+
     def on_start(self) -> None:
         self.api = GrpcApi(self.environment)
-        self.game = Game(self.api, self.environment, random.Random())
+        self.running = type(self).scenario(self.api, self.environment, random.Random())
 
     def on_stop(self) -> None:
         self.api.close()
 
     @task
-    def turn(self) -> None:
-        self.game.turn()
+    def step(self) -> None:
+        self.running.step()
 
 
-class RestGame(FastHttpUser):
+class RestUser(FastHttpUser):
+    """A user of one scenario (``scenario``) over REST."""
+
+    abstract = True
     host = "http://127.0.0.1:8080"
+    scenario: ScenarioFactory
 
     def on_start(self) -> None:
-        self.game = Game(RestApi(self.client), self.environment, random.Random())
+        self.running = type(self).scenario(RestApi(self.client), self.environment, random.Random())
 
     @task
-    def turn(self) -> None:
-        self.game.turn()
+    def step(self) -> None:
+        self.running.step()
 
 
-class GrpcValidate(User):
-    def on_start(self) -> None:
-        self.api = GrpcApi(self.environment)
-        self.validations = Validations(self.api, self.environment, random.Random())
-
-    def on_stop(self) -> None:
-        self.api.close()
-
-    @task
-    def validate(self) -> None:
-        self.validations.validate()
+class GrpcGame(GrpcUser):
+    scenario = Game
 
 
-class RestValidate(FastHttpUser):
-    host = "http://127.0.0.1:8080"
-
-    def on_start(self) -> None:
-        self.validations = Validations(RestApi(self.client), self.environment, random.Random())
-
-    @task
-    def validate(self) -> None:
-        self.validations.validate()
+class RestGame(RestUser):
+    scenario = Game
 
 
-class GrpcSuggest(User):
-    def on_start(self) -> None:
-        self.api = GrpcApi(self.environment)
-        self.game = BotGame(self.api, random.Random())
-
-    def on_stop(self) -> None:
-        self.api.close()
-
-    @task
-    def turn(self) -> None:
-        self.game.turn()
+class GrpcValidate(GrpcUser):
+    scenario = Validations
 
 
-class RestSuggest(FastHttpUser):
-    host = "http://127.0.0.1:8080"
+class RestValidate(RestUser):
+    scenario = Validations
 
-    def on_start(self) -> None:
-        self.game = BotGame(RestApi(self.client), random.Random())
 
-    @task
-    def turn(self) -> None:
-        self.game.turn()
+class GrpcSuggest(GrpcUser):
+    scenario = BotGame
+
+
+class RestSuggest(RestUser):
+    scenario = BotGame
 
 
 # ---------------------------------------------------------------------- verdict

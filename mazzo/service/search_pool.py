@@ -24,10 +24,10 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Protocol
+from typing import Any
 
 from mazzo.engine.game import Move
 from mazzo.engine.players import Budget, Suggestion, suggest
@@ -57,18 +57,8 @@ def think(
     return suggest(level, view, legal_moves, budget, random.Random(seed))
 
 
-class Thinker(Protocol):
-    """What the handlers call for a suggestion: :func:`think`'s signature."""
-
-    def __call__(
-        self,
-        level: str,
-        view: Any,
-        legal_moves: Sequence[Move],
-        simulations: int,
-        deadline: float,
-        seed: int,
-    ) -> Suggestion: ...
+#: What the handlers call for a suggestion: :func:`think`, or a :class:`SearchPool`.
+Thinker = Callable[[str, Any, Sequence[Move], int, float, int], Suggestion]
 
 
 def _ready() -> bool:
