@@ -9,9 +9,12 @@ from typing import Any
 import grpc
 import pytest
 
+from mazzo.engine.players import Suggestion
+from mazzo.engine.scopa import ScopaView
 from mazzo.service.errors import ApiError
 from mazzo.service.handlers import EngineHandlers
 from mazzo.service.metrics import Metrics
+from mazzo.service.search_pool import now, think
 from mazzo.service.state_token import StateSealer
 from mazzo.v1 import engine_pb2 as pb
 from mazzo_client import MazzoClient, MazzoError
@@ -120,6 +123,30 @@ def test_a_budget_above_the_cap_is_cut_to_it_and_none_means_100_ms() -> None:
     unset = pb.SuggestRequest(state=game.state, seat=0, level="greedy")
     assert roomy.suggest(unset).budget_ms == 100
     assert roomy.suggest(unset).level == "greedy"
+
+
+def test_the_budget_counts_from_the_calls_arrival_and_the_player_gets_the_view() -> None:
+    asked: list[tuple[Any, ...]] = []
+
+    def thinker(
+        level: str, view: Any, legal: Any, simulations: int, deadline: float, seed: int
+    ) -> Suggestion:
+        asked.append((level, view, simulations, deadline, seed))
+        return think(level, view, legal, simulations, deadline, seed)
+
+    sealer = StateSealer(list(KEYS))
+    handlers = EngineHandlers(sealer, Metrics(), max_suggest_ms=300, thinker=thinker)
+    game = handlers.new_game(pb.NewGameRequest(players=2, scopa=pb.ScopaOptions(), seed=3))
+    before = now()
+    request = pb.SuggestRequest(state=game.state, seat=0, budget_ms=10**6, seed=5, simulations=7)
+    handlers.suggest(request)
+    after = now()
+    ((level, view, simulations, deadline, seed),) = asked
+    # The deadline is the arrival plus the budget after the cap: the time the
+    # thinker waits (for a free search process) comes out of it.
+    assert before + 0.3 <= deadline <= after + 0.3
+    assert (level, simulations, seed) == ("expert", 7, 5)
+    assert isinstance(view, ScopaView) and view.seat == 0  # a view, never the state
 
 
 def test_suggestions_are_counted_by_game_and_level() -> None:
