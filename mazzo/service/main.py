@@ -155,13 +155,22 @@ def stop_gracefully(
         keep_running()
         http_server.poll(min(TICK, max(deadline - time.monotonic(), 0.0)))
     http_server.stop_accepting()
+    started = time.monotonic()
     grpc_stop = threading.Thread(target=grpc_server.stop, args=(grace,), name="grpc-drain")
     grpc_stop.start()
-    http_server.drain(grace, keep_running)
+    rest_drained = http_server.drain(grace, keep_running)
+    rest_seconds = time.monotonic() - started
     while grpc_stop.is_alive():
         keep_running()
         grpc_stop.join(TICK)
+    grpc_seconds = time.monotonic() - started
     http_server.close()
+    # An operator sizing MAZZO_GRACE_SECONDS wants to know what a stop waited for.
+    log.info("drained: REST in %.2f s, gRPC in %.2f s", rest_seconds, grpc_seconds)
+    if not rest_drained:
+        log.warning("REST requests were still in flight after %g s: cut", grace)
+    if grpc_seconds >= grace:
+        log.warning("gRPC calls were still in flight after %g s: cancelled", grace)
 
 
 if __name__ == "__main__":

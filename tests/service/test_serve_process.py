@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import grpc
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from mazzo_client import MazzoClient, MazzoError
 from tests.service.processes import (
@@ -195,9 +196,12 @@ def test_sigterm_drains_calls_in_flight_and_exits_zero() -> None:
             for stream in streams:
                 stream.join(GRACE_SECONDS + 5)
     assert code == 0, served.log
-    summary = (took, Counter(grpc_outcomes), Counter(rest_outcomes), served.log[-3000:])
+    drains = [line for line in served.lines if "drained" in line or "in flight after" in line]
+    # What the stop waited for comes first: pytest cuts long messages.
+    summary = (took, drains, Counter(grpc_outcomes), Counter(rest_outcomes), served.log[-3000:])
     assert took < GRACE_SECONDS, summary
     assert "SIGTERM received: draining" in served.log
+    assert len(drains) == 1 and "drained: REST in" in drains[0], drains  # in time: no warning
     assert served.lines[-1].endswith("stopped")
     assert "Traceback" not in served.log
     # Every gRPC call succeeded or found the server gone; the stream outlived it.
@@ -212,6 +216,46 @@ def test_sigterm_drains_calls_in_flight_and_exits_zero() -> None:
     gone = {"ConnectionRefusedError", "ConnectionResetError", "RemoteDisconnected"}
     assert failed_rest <= gone | {"BrokenPipeError"}, summary
     assert "ConnectionRefusedError" in failed_rest
+
+
+def _suggests_started(port: int) -> float:
+    """Suggest calls the server has begun, from its /metrics."""
+    text = http_call(port, "GET", "/metrics").body.decode()
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "grpc_server_started_total" and sample.labels["grpc_method"] == "Suggest"
+    )
+
+
+def test_a_call_that_outlasts_the_grace_period_is_cut_and_the_log_says_so() -> None:
+    settings = {"MAZZO_GRACE_SECONDS": "0.5", "MAZZO_MAX_SUGGEST_MS": "3000"}
+    with started(**settings) as served:
+        served.wait_until_listening()
+        outcome: list[str] = []
+
+        def think_long() -> None:
+            with MazzoClient(served.grpc_target, timeout=WAIT_SECONDS) as client:
+                token = client.new_game(2, seed=5).state
+                try:
+                    client.suggest(token, 0, "expert", budget_ms=3000)
+                    outcome.append("OK")
+                except MazzoError as error:
+                    outcome.append(error.code.name)
+
+        caller = threading.Thread(target=think_long)
+        caller.start()
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not _suggests_started(served.ports["metrics"]):
+            assert time.monotonic() < deadline, served.log
+            time.sleep(0.05)
+        served.process.send_signal(signal.SIGTERM)
+        assert served.process.wait(WAIT_SECONDS) == 0, served.log
+        caller.join(WAIT_SECONDS)
+    assert outcome and outcome != ["OK"], outcome
+    assert "gRPC calls were still in flight after 0.5 s: cancelled" in served.log, served.log
+    assert "Traceback" not in served.log
 
 
 def test_searches_run_in_processes_of_their_own_that_stop_with_the_server() -> None:

@@ -447,10 +447,13 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
             for stream in streams:
                 stream.join(GRACE_SECONDS + 5)
     every_grpc = [outcome for outcomes in grpc_outcomes for outcome in outcomes]
-    summary = (took, Counter(every_grpc), Counter(rest_outcomes), served.log[-3000:])
+    drains = [line for line in served.lines if "drained" in line or "in flight after" in line]
+    # What each process's stop waited for comes first: pytest cuts long messages.
+    summary = (took, drains, Counter(every_grpc), Counter(rest_outcomes), served.log[-3000:])
     assert code == 0, summary
     assert took < GRACE_SECONDS, summary
     assert "SIGTERM received: draining" in served.log
+    assert len(drains) == WORKERS and all("drained: REST in" in d for d in drains), drains
     assert served.lines[-1].endswith("stopped")
     assert "Traceback" not in served.log
     assert "stopped unexpectedly" not in served.log
