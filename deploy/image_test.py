@@ -8,7 +8,8 @@ checked from its configuration; read-only root filesystem with a tmpfs at
 1. the image runs as the numeric non-root user 10001 and has a HEALTHCHECK;
 2. the HEALTHCHECK (``python -m mazzo.service.healthcheck``) passes once it serves;
 3. a whole game over gRPC and a whole game over REST, and a gRPC token
-   played on over REST (every worker holds the same keys);
+   played on over REST (every worker holds the same keys); expert
+   suggestions over REST, which the workers' search processes run;
 4. /metrics carries the calls just made, the build info and per-worker
    process CPU and memory;
 5. SIGTERM stops it with exit status 0 within MAZZO_DRAIN_SECONDS +
@@ -43,6 +44,8 @@ STOP_SLACK = 20.0
 #: MAZZO_WORKERS as the image sets it (check_configuration reads it).
 IMAGE_WORKERS = 2
 MAX_PLIES = 2000
+#: Expert moves asked for over REST: each runs in a worker's search process.
+SUGGESTED_PLIES = 4
 
 
 def step(message: str) -> None:
@@ -160,6 +163,18 @@ def play_rest(port: int, state: str) -> int:
     raise AssertionError(f"REST game not over after {MAX_PLIES} moves")
 
 
+def expert_suggestions(port: int, state: str) -> int:
+    """Expert moves for the first few turns over REST, each sent to Play; their simulations."""
+    simulations = 0
+    for _ in range(SUGGESTED_PLIES):
+        seat = rest(port, "/v1/games:legalMoves", {"state": state}).get("seat", 0)
+        body = {"state": state, "seat": seat, "level": "expert", "budgetMs": 100}
+        suggested = rest(port, "/v1/games:suggest", body)
+        simulations += suggested.get("simulations", 0)
+        state = rest(port, "/v1/games:play", {"state": state, "move": suggested["move"]})["state"]
+    return simulations
+
+
 def metric_lines(port: int) -> list[str]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
         body: bytes = reply.read()
@@ -197,6 +212,9 @@ def run(image: str) -> None:
         first = play_grpc(f"127.0.0.1:{ports[0]}")
         plies = play_rest(ports[1], base64.b64encode(first).decode())
         step(f"a game over gRPC, and one continued over REST from its token ({plies} moves)")
+        simulations = expert_suggestions(ports[1], base64.b64encode(first).decode())
+        assert simulations > 0, "the expert ran no simulation"
+        step(f"{SUGGESTED_PLIES} expert moves over REST ({simulations} simulations in all)")
         check_metrics(ports[2])
         podman("kill", "--signal", "TERM", name)
         stopping = time.monotonic()
