@@ -15,9 +15,10 @@ side, and writes Locust's CSV files under ``--results`` (``mix_stats.csv``,
 
 It prints, per scenario and per call, the rate reached and the 50th, 95th and
 99th percentiles, and exits non-zero when a scenario made no call, any call
-failed or the 95th percentile of a call is above the limit: ``P95_LIMIT_MS`` in
-loadtests/locustfile.py unless ``--p95-limit-ms`` says otherwise, plus the
-budget the expert was given for Suggest (``SUGGEST_BUDGET_MS``). Locust
+failed or the 95th percentile of a call (made at least 100 times) is above
+the limit: ``P95_LIMIT_MS`` in loadtests/locustfile.py unless
+``--p95-limit-ms`` says otherwise, plus the budget the expert was given for
+Suggest (``SUGGEST_BUDGET_MS``). Locust
 itself judges (its exit code), so that a run by hand is judged the same way.
 """
 
