@@ -5,7 +5,8 @@ JSON examples are the fenced blocks and inline code spans of docs/*.md and
 README.md that parse as a JSON object. A request example is sent to a live
 gateway and must be accepted, unless the text right after it says it is
 refused (``is refused``, ``gives 400``, ``is INVALID_...``, ``gives
-INVALID_ARGUMENT``): then it must be refused as malformed input. A ``"state"``
+INVALID_ARGUMENT``): then it must be refused as malformed input, with the
+reason code the text names (``is refused: `INVALID_OPTION```). A ``"state"``
 value stands for a real token (the README's game: 2-player Scopa, seed 42,
 where seat 0 holds 6S 6B 9C); a bare move is validated in that game; an
 options fragment (``{"variant": ...}``) is sent as the game's options. Any
@@ -132,6 +133,8 @@ class Example:
     line: int
     value: dict[str, Any]
     refused: bool
+    #: The reason code the text says it is refused with, if it names one.
+    reason: str | None = None
 
     def __str__(self) -> str:
         return f"{self.path.name}:{self.line} {json.dumps(self.value)[:80]}"
@@ -145,6 +148,7 @@ _INLINE = re.compile(r"`([^`\n]+)`")
 _SAYS_REFUSED = re.compile(
     r"^\W*(is|gives|returns|answers)\s+(refused|400|`?INVALID_|`?FAILED_PRECONDITION)"
 )
+_NAMES_REASON = re.compile(r"^\W*is refused:\s+`([A-Z][A-Z_]+)`")
 
 
 def examples(path: pathlib.Path) -> list[Example]:
@@ -163,7 +167,9 @@ def examples(path: pathlib.Path) -> list[Example]:
             continue  # a sketch such as {"state", "events"}, not JSON
         after = " ".join(text[end + 1 : end + 80].split())
         refused = bool(_SAYS_REFUSED.match(after))
-        found.append(Example(path, text.count("\n", 0, start) + 1, value, refused))
+        named = _NAMES_REASON.match(after)
+        line = text.count("\n", 0, start) + 1
+        found.append(Example(path, line, value, refused, named[1] if named else None))
     return found
 
 
@@ -243,7 +249,12 @@ def _problem(example: Example, port: int, state: str) -> str | None:
     reply = http_call(port, "POST", route, body)
     status = reply.json().get("error", {}).get("status") if reply.status != 200 else "OK"
     if example.refused:
-        return None if status == "INVALID_ARGUMENT" else f"said refused, got {status}"
+        if status != "INVALID_ARGUMENT":
+            return f"said refused, got {status}"
+        reasons = [detail.get("reason") for detail in reply.json()["error"]["details"]]
+        if example.reason and reasons != [example.reason]:
+            return f"said refused with {example.reason}, got {reasons}"
+        return None
     # A well-formed move the rules forbid (FAILED_PRECONDITION) is accepted input.
     if status in ("OK", "FAILED_PRECONDITION"):
         return None
@@ -265,15 +276,22 @@ def test_the_examples_are_found_and_a_bad_one_is_caught(
     readme = examples(ROOT / "README.md")
     assert len(readme) >= 10
     assert {"players": 2, "scopa": {}} in [e.value for e in readme]
+    # docs/variants.md starts games of each variant, and names why some are refused.
+    variants = [e for e in examples(ROOT / "docs" / "variants.md") if "scopa" in e.value]
+    assert len(variants) >= 10
+    assert {e.reason for e in variants} >= {None, "INVALID_OPTION", "INVALID_CARD"}
     doc = tmp_path / "bad.md"
     doc.write_text(
         'Start with `{"scopa": {"deal": "DEAL_THREE"}}`, or `{"scopa": {"target": 0}}`.\n\n'
         '`{"reBello": "7D"}` is INVALID_ARGUMENT; `{"reBello": "6D"}` is refused.\n'
+        '`{"scopa": {"target": -1}}` is refused: `INVALID_CARD`.\n'
     )
     found = examples(doc)
-    assert [e.refused for e in found] == [False, False, True, True]
+    assert [e.refused for e in found] == [False, False, True, True, True]
+    assert found[-1].reason == "INVALID_CARD"
     port, state = gateway
     verdicts = [_problem(e, port, state) for e in found]
     assert verdicts[0] is not None and verdicts[1] is not None  # refused, said accepted
     assert verdicts[2] is None  # refused, as said
     assert verdicts[3] is not None  # accepted, said refused
+    assert verdicts[4] is not None and "said refused with INVALID_CARD" in verdicts[4]
