@@ -133,7 +133,9 @@ class SearchPool:
         deadline: float,
         seed: int,
     ) -> Suggestion:
-        if level not in SEARCHING_LEVELS:
+        if level not in SEARCHING_LEVELS or deadline <= now():
+            # Quick, or out of time already (the expert then answers greedy's
+            # move): no need to wait for a search process.
             return think(level, view, legal_moves, simulations, deadline, seed)
         arguments = (level, view, legal_moves, simulations, deadline, seed)
         try:
