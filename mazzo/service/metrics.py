@@ -163,7 +163,7 @@ class Metrics:
         )
         self.mazzo_suggest_seconds = Histogram(
             "mazzo_suggest_seconds",
-            "Time a player spent choosing, by level.",
+            "Time to choose a move, from the call's arrival (where the budget starts), by level.",
             ("level",),
             registry=self.registry,
             buckets=SUGGEST_BUCKETS,
