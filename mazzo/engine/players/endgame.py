@@ -101,14 +101,14 @@ class _Search:
         seat, table, rules = state.to_play, state.table, state.rules
         hand = list(state.hands[seat])
         card, take = fast_scopa.greedy_play(hand, table, rules)
-        move_of = fast_scopa.move_of
-        worth = (1 - self.explore) * self._after(state, move_of(seat, card, take, table, rules))
+        greedy = fast_scopa.move_of(seat, card, take, table, rules)
+        worth = (1 - self.explore) * self._after(state, greedy)
         mine = (1 - self.explore) * self._mine
         for card in hand:  # a random card, then a random choice of it
-            options = fast_scopa.choices(card, table, rules)
-            weight = self.explore / len(hand) / len(options)
-            for take in options:
-                worth += weight * self._after(state, move_of(seat, card, take, table, rules))
+            moves = fast_scopa.choice_moves(seat, card, table, rules)
+            weight = self.explore / len(hand) / len(moves)
+            for move in moves:
+                worth += weight * self._after(state, move)
                 mine += weight * self._mine
         self._mine = mine
         return worth
@@ -128,4 +128,3 @@ class _Search:
 
 #: The last card's play-out makes no choice: nothing random is drawn.
 _NO_RANDOM = random.Random(0)
-

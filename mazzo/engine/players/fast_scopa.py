@@ -145,9 +145,21 @@ _LAY: frozenset[Card] = frozenset()
 def move_of(
     seat: int, card: Card, take: frozenset[Card], table: tuple[Card, ...], rules: ScopaRules
 ) -> Move:
-    """The engine's move for a fast-path choice: an empty taking of a card that
-    could take is a lay."""
+    """The engine's move for a fast-path choice of ``card`` on ``table``."""
     could_take = bool(_captures(RANK_OF[card], table, rules.capture_key)[0])
+    return _engine_move(seat, card, take, could_take)
+
+
+def choice_moves(seat: int, card: Card, table: tuple[Card, ...], rules: ScopaRules) -> list[Move]:
+    """Every :func:`choices` of ``card`` as the engine's move (its takings
+    found once: the first is empty only when the card cannot take)."""
+    options = choices(card, table, rules)
+    could_take = bool(options[0])
+    return [_engine_move(seat, card, take, could_take) for take in options]
+
+
+def _engine_move(seat: int, card: Card, take: frozenset[Card], could_take: bool) -> Move:
+    # An empty taking of a card that could take is a lay.
     return Move(seat, card, take, not take and could_take)
 
 
