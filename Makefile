@@ -20,7 +20,7 @@ PROMTOOL := build/promtool/usr/bin/promtool
 	buf buf-baseline clean image image-test lock rules-check hadolint chromium
 
 serve: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
-	$(PY) -m mazzo.service.main
+	$(PY) -m mazzo.service
 
 # A game in the terminal against the computer players (clients/python/README.md):
 # `.venv/bin/mazzo play --help` lists the options, PLAY_ARGS passes them here.

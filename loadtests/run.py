@@ -5,7 +5,7 @@
                             [--scenarios mix validate suggest] [--transports grpc rest]
                             [--p95-limit-ms MS] [--results loadtests/results]
 
-It starts ``python -m mazzo.service.main`` on free ports of 127.0.0.1 (nothing else
+It starts ``python -m mazzo.service`` on free ports of 127.0.0.1 (nothing else
 is ever a target), waits for its "listening on" lines, runs Locust once per
 scenario (the realistic mix, Validate alone, then Suggest) for an equal share of
 ``--duration`` seconds, with the gRPC and REST users of the scenario side by
@@ -115,7 +115,7 @@ def running_server(
     if search_processes is not None:
         env["MAZZO_SEARCH_PROCESSES"] = str(search_processes)
     process = subprocess.Popen(
-        [sys.executable, "-m", "mazzo.service.main"],
+        [sys.executable, "-m", "mazzo.service"],
         cwd=REPO,
         env=env,
         stdin=subprocess.DEVNULL,

@@ -2,7 +2,7 @@
 
     python -m tools.fuzz [--requests 100000] [--workers 2] [--threads 4] [--seed N]
 
-``make fuzz`` starts ``python -m mazzo.service.main`` on free ports of 127.0.0.1
+``make fuzz`` starts ``python -m mazzo.service`` on free ports of 127.0.0.1
 (nothing else is ever a target), sends ``--requests`` requests, half over
 REST and half over gRPC, from ``--threads`` threads, prints the counts by
 HTTP status and gRPC code, and exits non-zero on any wrong answer:

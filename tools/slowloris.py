@@ -2,7 +2,7 @@
 
     python -m tools.slowloris [--connections 1000] [--seconds 20] [--workers 4]
 
-``make slowloris`` starts ``python -m mazzo.service.main`` on free ports of
+``make slowloris`` starts ``python -m mazzo.service`` on free ports of
 127.0.0.1 (nothing else is ever a target) with ``--workers`` processes and the
 default ``MAZZO_HTTP_READ_TIMEOUT``. It opens ``--connections`` connections
 to the REST port that each send part of a request header, then nothing, and

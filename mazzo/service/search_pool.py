@@ -61,8 +61,41 @@ def think(
 Thinker = Callable[[str, Any, Sequence[Move], int, float, int], Suggestion]
 
 
-def _ready() -> bool:
-    return True
+#: How long :meth:`SearchPool.start` waits for its processes to start.
+START_TIMEOUT = 60.0
+
+
+class _SearchProcess(multiprocessing.context.SpawnProcess):
+    """A spawned search process that cannot die of Ctrl-C, from its first instruction.
+
+    Ctrl-C reaches the terminal's whole process group, and a search process
+    still importing (before its initializer ran) would die of it with a
+    KeyboardInterrupt traceback. So SIGINT is blocked in the thread that
+    spawns it: the mask survives fork and exec, the child's interpreter starts
+    with SIGINT held back, and :func:`_start_search_process` then ignores it
+    for good, which discards one already pending (the resource tracker of
+    multiprocessing starts the same way).
+    """
+
+    def start(self) -> None:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            super().start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+class _SearchContext(multiprocessing.context.SpawnContext):
+    Process = _SearchProcess
+
+
+#: Set in each search process by :func:`_start_search_process`: the pool's start line.
+_started: Any = None
+
+
+def _ready() -> None:
+    """Wait until every process of the pool has started: one call in each."""
+    _started.wait(START_TIMEOUT)
 
 
 def _exit_with_parent() -> None:
@@ -72,16 +105,20 @@ def _exit_with_parent() -> None:
     os._exit(0)
 
 
-def _start_search_process() -> None:
+def _start_search_process(started: Any) -> None:
     """Each search process's set-up: its lifetime tied to its server process's.
 
     Ctrl-C reaches the terminal's whole process group: the server drains on it
     and then closes the pool, so the searches must not die first; they ignore
-    it. A server process killed outright (SIGKILL, or its supervisor's
-    timeout) cannot close its pool: its search processes notice it is gone and
-    exit, instead of living on as orphans.
+    it (blocked since the spawn, :class:`_SearchProcess`). A server process
+    killed outright (SIGKILL, or its supervisor's timeout) cannot close its
+    pool: its search processes notice it is gone and exit, instead of living
+    on as orphans. ``started`` is the pool's barrier, which :func:`_ready` waits on.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    global _started
+    _started = started
     threading.Thread(target=_exit_with_parent, name="exit-with-parent", daemon=True).start()
 
 
@@ -105,9 +142,12 @@ class SearchPool:
     def _pool(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._executor is None:
-                context = multiprocessing.get_context("spawn")
+                context = _SearchContext()
                 self._executor = ProcessPoolExecutor(
-                    self.processes, mp_context=context, initializer=_start_search_process
+                    self.processes,
+                    mp_context=context,
+                    initializer=_start_search_process,
+                    initargs=(context.Barrier(self.processes),),
                 )
             return self._executor
 
@@ -119,10 +159,14 @@ class SearchPool:
         broken.shutdown(wait=False, cancel_futures=True)
 
     def start(self) -> None:
-        """Start every process now, so that the first searches do not pay for it."""
+        """Start every process now, so that the first searches do not pay for it.
+
+        Returns once each process has started and set itself up: one
+        :func:`_ready` call runs in each, since each waits for all the others.
+        """
         pool = self._pool()
         for started in [pool.submit(_ready) for _ in range(self.processes)]:
-            started.result()
+            started.result(START_TIMEOUT)
 
     def __call__(
         self,

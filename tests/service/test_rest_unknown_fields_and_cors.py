@@ -187,7 +187,7 @@ def test_a_star_allows_any_origin_without_naming_it(any_origin_stack: Stack) -> 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_the_server_process_takes_both_settings_from_the_environment(workers: str) -> None:
-    """`python -m mazzo.service.main`, one process or several: the settings reach the gateway."""
+    """`python -m mazzo.service`, one process or several: the settings reach the gateway."""
     settings = {"MAZZO_CORS_ORIGINS": APP, "MAZZO_STRICT_JSON": "true", "MAZZO_WORKERS": workers}
     with started(**settings) as server:
         server.wait_until_listening()

@@ -6,6 +6,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -98,6 +101,41 @@ def test_a_search_process_that_died_is_replaced_and_the_search_answers(tmp_path:
         chosen = searches("expert", DeadlyView(tmp_path / "died", view), legal, 20, now() + FAR, 3)
         assert (tmp_path / "died").exists()  # it did die, once
         assert chosen == think("expert", view, legal, 20, now() + FAR, 3)
+    finally:
+        searches.close()
+
+
+def test_a_ctrl_c_that_reaches_search_processes_while_they_start_kills_none() -> None:
+    # Ctrl-C reaches the whole process group, search processes that are still
+    # importing included: each is sent SIGINT as soon as it exists.
+    searches = SearchPool(2)
+    before = set(multiprocessing.active_children())
+    outcome: list[BaseException | None] = []
+
+    def start() -> None:
+        try:
+            searches.start()
+            outcome.append(None)
+        except BaseException as error:
+            outcome.append(error)
+
+    starting = threading.Thread(target=start)
+    starting.start()
+    signalled: set[multiprocessing.process.BaseProcess] = set()
+    deadline = time.monotonic() + FAR
+    try:
+        while len(signalled) < 2 and starting.is_alive():
+            assert time.monotonic() < deadline
+            for child in set(multiprocessing.active_children()) - before - signalled:
+                assert child.pid is not None
+                os.kill(child.pid, signal.SIGINT)
+                signalled.add(child)
+        starting.join()
+        assert outcome == [None]
+        assert len(signalled) == 2 and all(child.is_alive() for child in signalled)
+        name, rules = SETUPS[0][1:]
+        view, legal = _position(name, rules)
+        assert searches("expert", view, legal, 10, now() + FAR, 1).simulations > 0
     finally:
         searches.close()
 

@@ -1,4 +1,4 @@
-"""A Mazzo server for one session: `python -m mazzo.service.main` on free ports of 127.0.0.1."""
+"""A Mazzo server for one session: `python -m mazzo.service` on free ports of 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def server_installed() -> bool:
     try:
         return all(
             importlib.util.find_spec(name) is not None
-            for name in ("mazzo.service.main", "mazzo.engine")
+            for name in ("mazzo.service.__main__", "mazzo.engine")
         )
     except ModuleNotFoundError:
         return False
@@ -73,7 +73,7 @@ class LocalServer:
             MAZZO_WORKERS="1",
         )
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "mazzo.service.main"],
+            [sys.executable, "-m", "mazzo.service"],
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
