@@ -23,7 +23,10 @@ On top of waitress this module adds what it lacks:
 - a body of exactly ``max_body`` bytes accepted (waitress refuses a body of its
   own limit), one byte more refused (413, ``REQUEST_TOO_LARGE``);
 - a lifecycle for graceful stops: stop accepting, let requests in flight
-  finish, close (``stop_accepting``, ``drain``, ``close``).
+  finish, close (``stop_accepting``, ``drain``, ``close``). While draining,
+  every answer says ``Connection: close`` and its connection closes once it
+  is sent, as gRPC's GOAWAY does: a client that keeps sending on a kept-alive
+  connection gets one more answer, not a stop that waits for it to pause.
 
 The same server runs in the single process of ``MAZZO_WORKERS=1`` and in each
 worker of a multi-process Mazzo (on the sockets the parent bound).
@@ -48,7 +51,7 @@ from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
-from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 from waitress.utilities import InternalServerError
 
 from mazzo.service.config import Config
@@ -165,6 +168,18 @@ class _ErrorTask(ErrorTask):
 # ---------------------------------------------------------------- connections
 
 
+class _Task(WSGITask):
+    """One request answered by the app; the last of its connection when the server drains."""
+
+    def build_response_header(self) -> bytes:
+        channel = self.channel
+        assert isinstance(channel, _Channel)
+        if channel.closing:
+            self.set_close_on_finish()
+        return bytes(super().build_response_header())
+
+
+
 class _Parser(HTTPRequestParser):
     """One request being read; made when its first byte arrives."""
 
@@ -183,6 +198,7 @@ class _Channel(HTTPChannel):
     """
 
     parser_class = _Parser
+    task_class = _Task
     error_task_class = _ErrorTask
     #: The request being read: made by parser_class.
     request: _Parser | None
@@ -191,6 +207,8 @@ class _Channel(HTTPChannel):
     #: Close with a lingering close (after a refusal); when the lingering ends.
     linger = False
     lingering_until: float | None = None
+    #: The server drains: the next answer is this connection's last.
+    closing = False
 
     def received(self, data: bytes) -> bool:
         if data:
@@ -260,13 +278,35 @@ class _Channel(HTTPChannel):
 
 
 class _Listener(TcpWSGIServer):
-    """One listening socket of the server; the timeouts are checked by :class:`HttpServer`."""
+    """One listening socket of the server; the timeouts are checked by :class:`HttpServer`.
+
+    Request threads wake the event loop by writing to its trigger, a pipe. A
+    request still running when the server closes (the grace period cut it)
+    must not write to the closed pipe: the write would fail, and its
+    descriptor may already be another file's. So closing the trigger and
+    pulling it exclude each other.
+    """
 
     channel_class = _Channel
     limits: HttpLimits
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._trigger_guard = threading.Lock()
+        self._trigger_closed = False
+        super().__init__(*args, **kwargs)
+
     def maintenance(self, now: float) -> None:
         pass  # HttpServer.check_timeouts does it, with the read and idle timeouts
+
+    def pull_trigger(self) -> None:
+        with self._trigger_guard:
+            if not self._trigger_closed:
+                super().pull_trigger()
+
+    def close(self) -> None:
+        with self._trigger_guard:
+            self._trigger_closed = True
+            super().close()  # the trigger, then the (already closed) listening socket
 
 
 # ---------------------------------------------------------------- the server
@@ -369,6 +409,7 @@ class HttpServer:
             waiting = False
             wall = time.time()
             for channel in self.channels:
+                channel.closing = True
                 if _in_flight(channel):
                     waiting = True
                 elif channel.lingering_until is None and not channel.will_close:
@@ -390,11 +431,13 @@ class HttpServer:
         if serving is not None and serving is not threading.current_thread():
             serving.join(10 * TICK)  # the loop ends its turn: nothing runs it meanwhile
         self.stop_accepting()
+        self._dispatcher.shutdown(cancel_pending=True, timeout=1)
+        for listener in self.listeners:
+            listener.close()
         for dispatcher in list(self._map.values()):
             with contextlib.suppress(OSError):
                 dispatcher.close()
         self._map.clear()
-        self._dispatcher.shutdown(cancel_pending=True, timeout=1)
 
 
 def raise_file_limit() -> None:

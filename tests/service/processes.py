@@ -1,4 +1,4 @@
-"""Mazzo as real processes (`python -m mazzo.service.main`), for the tests that start them.
+"""Mazzo as real processes (`python -m mazzo.service`), for the tests that start them.
 
 A process listens on 127.0.0.1 port 0 for gRPC, REST and metrics and is read
 for the ports it got ("gRPC listening on 127.0.0.1:PORT", ...). It runs in a
@@ -8,6 +8,7 @@ then the whole group (its workers too) SIGKILL, whatever happened.
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import signal
@@ -30,7 +31,7 @@ LISTENING = re.compile(r"\b(gRPC|REST|metrics) listening on (\S+):(\d+)$")
 
 @dataclass
 class Served:
-    """A running `python -m mazzo.service.main` and what it wrote to stderr."""
+    """A running `python -m mazzo.service` and what it wrote to stderr."""
 
     process: subprocess.Popen[str]
     lines: list[str] = field(default_factory=list)
@@ -96,7 +97,7 @@ def environment(**settings: str) -> dict[str, str]:
 def started(**settings: str) -> Iterator[Served]:
     """Start a server process (not yet listening); kill it on the way out, always."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "mazzo.service.main"],
+        [sys.executable, "-m", "mazzo.service"],
         cwd=REPO,
         env=environment(**settings),
         stdin=subprocess.DEVNULL,
@@ -154,3 +155,29 @@ def metric(port: int, line_start: str) -> float:
         if line.startswith(line_start + " "):
             return float(line.split()[-1])
     return 0.0
+
+
+def keep_alive_stream(port: int, stop: threading.Event, outcomes: list[str]) -> None:
+    """GET /v1/catalog back to back on one kept-alive connection, until ``stop``.
+
+    Each outcome is the status, with " close" when the answer said
+    ``Connection: close`` (a draining server's last answer on a connection;
+    http.client then opens a new one for the next request); or the error's
+    name, with "lost " in front when the request went out on a kept-alive
+    connection that the server closed without an answer or a warning.
+    """
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=STOP_TIMEOUT)
+    try:
+        while not stop.is_set():
+            kept_alive = connection.sock is not None
+            try:
+                connection.request("GET", "/v1/catalog")
+                response = connection.getresponse()
+                response.read()
+                outcomes.append(f"{response.status}{' close' if response.will_close else ''}")
+            except (OSError, http.client.HTTPException) as error:
+                connection.close()
+                outcomes.append(f"{'lost ' if kept_alive else ''}{type(error).__name__}")
+                time.sleep(0.01)
+    finally:
+        connection.close()

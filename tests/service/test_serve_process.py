@@ -1,4 +1,4 @@
-"""`python -m mazzo.service.main` as a real process: ports from its log, keys, SIGTERM, bad config.
+"""`python -m mazzo.service` as a real process: ports from its log, keys, SIGTERM, bad config.
 
 Every process here runs with MAZZO_WORKERS=1 (one process, no supervisor);
 tests/service/test_workers.py runs several. The helpers that start them, read
@@ -29,6 +29,7 @@ from tests.service.processes import (
     STOP_TIMEOUT,
     Served,
     environment,
+    keep_alive_stream,
     live_group_members,
     metric,
     started,
@@ -169,15 +170,23 @@ def test_sigterm_drains_calls_in_flight_and_exits_zero() -> None:
         stop = threading.Event()
         grpc_outcomes: list[str] = []
         rest_outcomes: list[str] = []
+        kept_alive: list[str] = []  # a client that keeps sending on one connection
         streams = [
             threading.Thread(target=_grpc_stream, args=(served.grpc_target, stop, grpc_outcomes)),
             threading.Thread(target=_rest_stream, args=(served.ports["REST"], stop, rest_outcomes)),
+            threading.Thread(
+                target=keep_alive_stream, args=(served.ports["REST"], stop, kept_alive)
+            ),
         ]
         for stream in streams:
             stream.start()
         try:
             deadline = time.monotonic() + WAIT_SECONDS
-            while grpc_outcomes.count("OK") < 20 or rest_outcomes.count("200") < 10:
+            while (
+                grpc_outcomes.count("OK") < 20
+                or rest_outcomes.count("200") < 10
+                or kept_alive.count("200") < 10
+            ):
                 assert time.monotonic() < deadline, (grpc_outcomes[-5:], rest_outcomes[-5:])
                 time.sleep(0.01)
             signalled = time.monotonic()
@@ -197,7 +206,14 @@ def test_sigterm_drains_calls_in_flight_and_exits_zero() -> None:
     assert code == 0, served.log
     drains = [line for line in served.lines if "drained" in line or "in flight after" in line]
     # What the stop waited for comes first: pytest cuts long messages.
-    summary = (took, drains, Counter(grpc_outcomes), Counter(rest_outcomes), served.log[-3000:])
+    summary = (
+        took,
+        drains,
+        Counter(grpc_outcomes),
+        Counter(rest_outcomes),
+        Counter(kept_alive),
+        served.log[-3000:],
+    )
     assert took < GRACE_SECONDS, summary
     assert "SIGTERM received: draining" in served.log
     assert len(drains) == 1 and "drained: REST in" in drains[0], drains  # in time: no warning
@@ -215,6 +231,10 @@ def test_sigterm_drains_calls_in_flight_and_exits_zero() -> None:
     gone = {"ConnectionRefusedError", "ConnectionResetError", "RemoteDisconnected"}
     assert failed_rest <= gone | {"BrokenPipeError"}, summary
     assert "ConnectionRefusedError" in failed_rest
+    # The kept-alive connection got one more answer, saying it closes, and no
+    # request on it was dropped.
+    assert not [outcome for outcome in kept_alive if outcome.startswith("lost")], summary
+    assert "200 close" in kept_alive, summary
 
 
 #: Suggest calls the server has begun (its gRPC interceptor counts them at the start).
@@ -297,7 +317,7 @@ def test_search_processes_exit_when_their_server_process_is_killed() -> None:
 )
 def test_a_bad_setting_exits_2_naming_the_variable(variable: str, value: str) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mazzo.service.main"],
+        [sys.executable, "-m", "mazzo.service"],
         cwd=REPO,
         env=environment(**{variable: value}),
         stdin=subprocess.DEVNULL,

@@ -36,6 +36,7 @@ from tests.service.processes import (
     REPO,
     Served,
     environment,
+    keep_alive_stream,
     started,
     wait_until_group_gone,
 )
@@ -359,7 +360,7 @@ def test_a_grpc_port_in_use_is_refused_at_start() -> None:
         taken.listen()
         port = taken.getsockname()[1]
         result = subprocess.run(
-            [sys.executable, "-m", "mazzo.service.main"],
+            [sys.executable, "-m", "mazzo.service"],
             cwd=REPO,
             env=environment(MAZZO_WORKERS=str(WORKERS), MAZZO_GRPC_ADDR=f"127.0.0.1:{port}"),
             stdin=subprocess.DEVNULL,
@@ -409,12 +410,20 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
         grpc_outcomes: list[list[str]] = [[] for _ in range(streams_per_transport)]
         rest_outcomes: list[str] = []
         rest_workers: set[int] = set()
+        # Clients that keep sending on kept-alive connections, too: a draining
+        # worker closes each after one more answer instead of waiting for a pause.
+        kept_alive: list[str] = []
         streams = [
             threading.Thread(target=_grpc_stream, args=(served.grpc_target, stop, outcomes))
             for outcomes in grpc_outcomes
         ] + [
             threading.Thread(
                 target=_rest_stream, args=(served.ports["REST"], stop, rest_outcomes, rest_workers)
+            )
+            for _ in range(streams_per_transport)
+        ] + [
+            threading.Thread(
+                target=keep_alive_stream, args=(served.ports["REST"], stop, kept_alive)
             )
             for _ in range(streams_per_transport)
         ]
@@ -425,6 +434,7 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
             while (
                 min(outcomes.count("OK") for outcomes in grpc_outcomes) < 10
                 or rest_outcomes.count("200") < 30
+                or kept_alive.count("200") < 30
                 or len(rest_workers) < WORKERS
             ):
                 assert time.monotonic() < deadline, (grpc_outcomes, rest_outcomes[-5:])
@@ -449,7 +459,14 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
     every_grpc = [outcome for outcomes in grpc_outcomes for outcome in outcomes]
     drains = [line for line in served.lines if "drained" in line or "in flight after" in line]
     # What each process's stop waited for comes first: pytest cuts long messages.
-    summary = (took, drains, Counter(every_grpc), Counter(rest_outcomes), served.log[-3000:])
+    summary = (
+        took,
+        drains,
+        Counter(every_grpc),
+        Counter(rest_outcomes),
+        Counter(kept_alive),
+        served.log[-3000:],
+    )
     assert code == 0, summary
     assert took < GRACE_SECONDS, summary
     assert "SIGTERM received: draining" in served.log
@@ -470,3 +487,7 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
     gone = {"ConnectionRefusedError", "ConnectionResetError", "RemoteDisconnected"}
     assert failed_rest <= gone | {"BrokenPipeError"}, summary
     assert "ConnectionRefusedError" in failed_rest
+    # No request on a kept-alive connection was dropped: each draining worker
+    # answered it, saying that the connection closes.
+    assert not [outcome for outcome in kept_alive if outcome.startswith("lost")], summary
+    assert "200 close" in kept_alive, summary
