@@ -1,12 +1,13 @@
 # Two commands do all the set-up on a fresh machine: `make serve` and `make test`.
-# Each creates .venv, installs the project and generates the gRPC code first.
+# Each creates .venv, installs the project (the server, service/, and the engine,
+# engine/, both editable) and generates the gRPC code first.
 
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PROTOS := $(wildcard proto/mazzo/v1/*.proto)
-GENERATED := mazzo/v1/engine_pb2.py
+GENERATED := service/mazzo/v1/engine_pb2.py
 # The clients (clients/python, clients/typescript), built for their tests.
 PY_CLIENT := $(VENV)/.mazzo-client
 TS_CLIENT := clients/typescript
@@ -149,10 +150,13 @@ $(VENV)/bin/python:
 		{ echo "Python 3.11 or newer is needed (PYTHON=$(PYTHON))"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
-# The install step runs again whenever pyproject.toml changes.
-$(INSTALLED): pyproject.toml $(VENV)/bin/python
+# The install step runs again whenever a pyproject.toml changes. The server's
+# dependency on the engine names engine/ by its address (setup.py), which pip
+# installs as a copy: the second step makes the engine editable too.
+$(INSTALLED): pyproject.toml engine/pyproject.toml setup.py $(VENV)/bin/python
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --no-deps -e ./engine
 	touch $@
 
 $(GENERATED): $(PROTOS) tools/gen_proto.py $(INSTALLED)
@@ -161,7 +165,7 @@ $(GENERATED): $(PROTOS) tools/gen_proto.py $(INSTALLED)
 
 # mazzo-client, editable; its build generates its own copy of the gRPC code
 # (mazzo_client._gen), so it is built again whenever the proto changes.
-# --no-build-isolation: the venv's grpcio-tools, the one that built mazzo/v1.
+# --no-build-isolation: the venv's grpcio-tools, the one that built mazzo.v1.
 $(PY_CLIENT): $(INSTALLED) $(PROTOS) clients/python/setup.py clients/python/pyproject.toml
 	$(PY) -m pip install --quiet --no-build-isolation -e clients/python
 	touch $@
@@ -178,5 +182,5 @@ $(TS_BUILT): $(TS_CLIENT)/node_modules/.package-lock.json $(PROTOS) \
 	touch $@
 
 clean:
-	rm -rf $(VENV) mazzo/v1 tools/buf/node_modules clients/python/proto clients/python/src/mazzo_client/_gen \
+	rm -rf $(VENV) service/mazzo/v1 mazzo/v1 tools/buf/node_modules clients/python/proto clients/python/src/mazzo_client/_gen \
 		$(TS_CLIENT)/node_modules $(TS_CLIENT)/dist $(TS_CLIENT)/proto $(TS_CLIENT)/src/gen

@@ -1,12 +1,12 @@
-"""Generate the Python code for proto/ into mazzo/v1/ (package mazzo.v1).
+"""Generate the Python code for proto/ into service/mazzo/v1/ (package mazzo.v1).
 
-Run by the Makefile; mazzo/v1/ is never edited or committed. It sits inside
-the server's own package, mazzo (next to mazzo.engine and mazzo.service), so
-that there is one top-level package, in one folder. protoc writes into a
-scratch folder first, and only mazzo/v1/ is replaced, never the rest of
-mazzo/. The include path adds the .proto files shipped by grpcio-tools
-(google/protobuf) and by googleapis-common-protos (google/api), so nothing is
-downloaded.
+Run by the Makefile and by the server's build (setup.py); service/mazzo/v1/ is
+never edited or committed. It belongs to the server's distribution, beside
+mazzo.service, in the namespace package mazzo that the engine's distribution
+shares. protoc writes into a scratch folder first, and only
+service/mazzo/v1/ is replaced, never the rest of service/. The include path
+adds the .proto files shipped by grpcio-tools (google/protobuf) and by
+googleapis-common-protos (google/api), so nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto"
 #: The one proto package, proto/mazzo/v1, and so the generated one, mazzo/v1.
 PACKAGE = pathlib.PurePath("mazzo", "v1")
-OUT_DIR = ROOT / PACKAGE
+OUT_DIR = ROOT / "service" / PACKAGE
 
 
 def _include_dirs() -> list[str]:

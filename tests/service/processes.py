@@ -94,11 +94,16 @@ def environment(**settings: str) -> dict[str, str]:
 
 
 @contextmanager
-def started(**settings: str) -> Iterator[Served]:
-    """Start a server process (not yet listening); kill it on the way out, always."""
+def started(
+    python: str | Path = sys.executable, cwd: Path = REPO, **settings: str
+) -> Iterator[Served]:
+    """Start a server process (not yet listening); kill it on the way out, always.
+
+    ``python -m mazzo.service``: by default this venv's, in the checkout.
+    """
     process = subprocess.Popen(
-        [sys.executable, "-m", "mazzo.service"],
-        cwd=REPO,
+        [str(python), "-m", "mazzo.service"],
+        cwd=cwd,
         env=environment(**settings),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

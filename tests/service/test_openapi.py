@@ -118,7 +118,7 @@ def test_the_api_page_renders_the_document_with_the_vendored_script(rest_port: i
     assert b'src="/docs/rapidoc-min.js"' in page.body
     script = http_call(rest_port, "GET", "/docs/rapidoc-min.js")
     assert script.status == 200 and script.content_type.startswith("text/javascript")
-    vendored = ROOT / "mazzo" / "service" / "static" / "rapidoc"
+    vendored = ROOT / "service" / "mazzo" / "service" / "static" / "rapidoc"
     assert script.body == (vendored / "rapidoc-min.js").read_bytes()
     assert "MIT" in (vendored / "LICENSE.txt").read_text()
 

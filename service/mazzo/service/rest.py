@@ -139,8 +139,9 @@ def create_app(
 
     ``ready`` says whether this process takes new work (False once it drains).
     """
-    # No static folder: the gateway serves the routes above, nothing else.
-    app = Flask("mazzo", static_folder=None)
+    # No static folder: the gateway serves the routes above, nothing else. The import
+    # name is this module's: mazzo itself is a namespace package, with no root path.
+    app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = max_request_bytes + 1
     app.config[MAX_BYTES_KEY] = max_request_bytes
     for rpc in rpcs(handlers):
@@ -258,7 +259,7 @@ _MIMETYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"
 
 
 def add_play_page(app: Flask) -> None:
-    """GET /play: a page to play any game against the bots (mazzo/service/static/play),
+    """GET /play: a page to play any game against the bots (service/mazzo/service/static/play),
     through the same REST calls as any client; its files are read once, here."""
     files = {
         path.name: (path.read_bytes(), _MIMETYPES[path.suffix])

@@ -1,7 +1,7 @@
 """`make serve`: the gRPC server, the REST gateway and the metrics port.
 
 With MAZZO_WORKERS=1, all in this one process; with more, this process
-supervises that many server processes sharing the ports (mazzo/service/workers.py).
+supervises that many server processes sharing the ports (service/mazzo/service/workers.py).
 REST (and metrics) are served by mazzo.service.http_server (waitress) either way.
 Stops gracefully on SIGTERM or SIGINT: health turns NOT_SERVING and ``/readyz``
 503; on SIGTERM the server goes on serving for ``MAZZO_DRAIN_SECONDS`` (while

@@ -12,7 +12,7 @@ Each `Metrics` owns its registry, so tests (and several servers in one
 process) do not share counters. When PROMETHEUS_MULTIPROC_DIR is set (several
 server processes behind one port), prometheus_client writes every value to
 that directory and the exposition aggregates all processes' files: the
-multi-process server (mazzo/service/workers.py) calls `use_multiprocess_dir` with a
+multi-process server (service/mazzo/service/workers.py) calls `use_multiprocess_dir` with a
 fresh directory before it starts its workers, and `mark_process_dead` when one
 exits.
 

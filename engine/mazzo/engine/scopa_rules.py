@@ -176,7 +176,7 @@ class ScopaRules:
 
 
 #: The switches of enum type and of bool type. Their order is the order of the
-#: state codec's rules bytes (mazzo/engine/scopa.py): append, never reorder.
+#: state codec's rules bytes (engine/mazzo/engine/scopa.py): append, never reorder.
 ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "primiera": PrimieraRule,
     "variant": Variant,
