@@ -206,8 +206,10 @@ def expected_reasons(position: int, kid_len: int, old: int, new: int) -> set[str
     return {STATE_TAMPERED}
 
 
+@pytest.mark.parametrize("seal_format", [3, 2])
 @pytest.mark.parametrize("mask", [0x01, 0x80, 0xFF])
-def test_every_flipped_byte_is_refused(sealer: StateSealer, mask: int) -> None:
+def test_every_flipped_byte_is_refused(mask: int, seal_format: int) -> None:
+    sealer = StateSealer([("k1", KEY_A)], seal_format=seal_format)
     token = sealer.seal(PAYLOAD)
     for position in range(len(token)):
         altered = bytearray(token)

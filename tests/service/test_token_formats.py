@@ -76,6 +76,23 @@ def test_new_tokens_are_format_3_aes_gcm_siv_under_the_derived_token_key() -> No
 
 
 @pytest.mark.parametrize(
+    "token", [FORMAT_2_TOKEN, StateSealer(list(KEYS), seal_format=2).seal(b"x")]
+)
+def test_format_2_is_aes_gcm_under_the_state_key_itself(token: bytes) -> None:
+    """What the benchmarks' format-2 sealer makes is what the previous release sealed."""
+    assert token[0] == GCM_FORMAT_VERSION
+    end = header_end(token)
+    nonce, sealed, header = token[end : end + NONCE_BYTES], token[end + NONCE_BYTES :], token[:end]
+    assert AESGCM(KEYS[0][1]).decrypt(nonce, sealed, header)
+
+
+@pytest.mark.parametrize("version", [1, 4])
+def test_a_sealer_seals_no_format_it_does_not_open(version: int) -> None:
+    with pytest.raises(ValueError, match=f"cannot seal format {version}"):
+        StateSealer(list(KEYS), seal_format=version)
+
+
+@pytest.mark.parametrize(
     ("token", "game_id"), [(FORMAT_2_TOKEN, FORMAT_2_GAME_ID), (FORMAT_3_TOKEN, FORMAT_3_GAME_ID)]
 )
 def test_tokens_of_every_opened_format_open_and_play_on_in_the_current_one(
