@@ -29,8 +29,9 @@ def main() -> int:
     )
     if config.dev_key:
         log.warning(
-            "MAZZO_STATE_KEYS is not set: using a random development key; "
-            "state tokens will not survive a restart"
+            "MAZZO_STATE_KEYS is not set: using a random development key (id %s); "
+            "state tokens will not survive a restart",
+            config.state_keys[0][0],
         )
     raise_file_limit()  # inherited by the workers
     if config.workers > 1:
