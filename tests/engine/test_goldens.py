@@ -39,16 +39,18 @@ def replayed(golden: dict[str, Any]) -> dict[str, Any]:
 
 
 def first_difference(expected: dict[str, Any], found: dict[str, Any]) -> str:
-    """Where two goldens first differ, said so that a person sees the ply."""
-    for key in expected.keys() | found.keys():
-        if key != "plies" and expected.get(key) != found.get(key):
+    """Where two goldens first differ, in play order, said so that a person sees the ply."""
+    for key in expected.keys() - {"plies", "status"}:
+        if expected.get(key) != found.get(key):
             return f"{key}: the file has {expected.get(key)}, the engine {found.get(key)}"
     for number, (old, new) in enumerate(
         zip(expected["plies"], found["plies"], strict=False), start=1
     ):
         if old != new:
             return f"ply {number} ({old['move']}): the file has {old}, the engine {new}"
-    return f"{len(expected['plies'])} plies in the file, {len(found['plies'])} replayed"
+    if len(expected["plies"]) != len(found["plies"]):
+        return f"{len(expected['plies'])} plies in the file, {len(found['plies'])} replayed"
+    return f"status: the file has {expected['status']}, the engine {found['status']}"
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=IDS)
