@@ -30,7 +30,8 @@ from typing import Any
 from mazzo.engine import Card, Game, Move, RuleError, Status, dump_state, get_game
 from mazzo.engine.events import Event
 from mazzo.engine.players import Budget, suggest
-from mazzo.engine.record import GameRecord, Result, Step
+from mazzo.engine.record import FORMAT as RECORD_FORMAT
+from mazzo.engine.record import GameRecord, Step, from_dict, to_dict
 from mazzo.engine.scopa_rules import VARIANT_PLAYERS, Variant
 
 FOLDER = Path(__file__).resolve().parents[1] / "golden"
@@ -136,11 +137,7 @@ def golden_of(
     final = plies[-1].state if plies else state
     return {
         "format": FORMAT,
-        "game": record.game,
-        "players": record.players,
-        "options": dict(record.options),
-        "seats": list(record.seats),
-        "seed": record.seed,
+        **_header(record),
         "start": {"events": as_json(events), "state": dump_state(state).hex()},
         "plies": [
             {
@@ -154,17 +151,25 @@ def golden_of(
     }
 
 
+def _header(record: GameRecord) -> dict[str, Any]:
+    """What a golden holds of its record: all but its format, moves and result."""
+    written = to_dict(record)
+    return {
+        key: value for key, value in written.items() if key not in ("format", "moves", "result")
+    }
+
+
 def record_of(golden: dict[str, Any]) -> GameRecord:
     """The golden's game as a game record: its moves, and the result of its final status."""
     status = golden["status"]
-    return GameRecord(
-        game=golden["game"],
-        players=golden["players"],
-        options=golden["options"],
-        seats=tuple(golden["seats"]),
-        seed=golden["seed"],
-        moves=tuple(Move.parse(ply["move"]) for ply in golden["plies"]),
-        result=Result(tuple(status["scores"]), status["winning_side"]),
+    header = {k: v for k, v in golden.items() if k not in ("format", "start", "plies", "status")}
+    return from_dict(
+        {
+            "format": RECORD_FORMAT,
+            **header,
+            "moves": [ply["move"] for ply in golden["plies"]],
+            "result": {"scores": status["scores"], "winning_side": status["winning_side"]},
+        }
     )
 
 
