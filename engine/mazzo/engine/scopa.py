@@ -933,4 +933,5 @@ SCOPA = Game(
     status=status,
     encode=encode,
     decode=decode,
+    make_rules=ScopaRules.preset,
 )

@@ -578,4 +578,5 @@ TRESSETTE = Game(
     status=status,
     encode=encode,
     decode=decode,
+    make_rules=TressetteRules,
 )
