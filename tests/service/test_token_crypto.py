@@ -60,7 +60,9 @@ def test_new_tokens_are_format_3_aes_gcm_siv_under_the_derived_token_key() -> No
 
 
 @pytest.mark.parametrize(
-    "token", [FORMAT_2_TOKEN, StateSealer(KEYS, seal_format=2).seal(b"x")]
+    "token",
+    [FORMAT_2_TOKEN, StateSealer(KEYS, seal_format=2).seal(b"x")],
+    ids=["kept", "sealed-now"],
 )
 def test_format_2_is_aes_gcm_under_the_state_key_itself(token: bytes) -> None:
     """What the benchmarks' format-2 sealer makes is what the previous release sealed."""
