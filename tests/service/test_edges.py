@@ -24,6 +24,8 @@ from mazzo.service.state_token import StateSealer
 from mazzo.service.trust import dump_record, load_record
 from mazzo.v1 import engine_pb2 as pb
 from tests.service.support import KEYS, Stack, http_call, refusal_of, running_stack
+from tools.fuzz import ROUTES, Route
+from tools.fuzz_grammar import INT_DIGITS
 
 LIMIT = 65536
 READ_TIMEOUT = 0.5
@@ -171,6 +173,63 @@ def test_a_malformed_body_is_explained_by_field_never_by_an_exception(
     error = error_of(http_call(edge_stack.http_port, "POST", "/v1/games:play", body))
     assert error["message"].startswith(f"{field}: {said}")
     assert "Error" not in error["message"] and "object of type" not in error["message"]
+
+
+#: Every route that reads a body, with its request message.
+POST_ROUTES = [route for route in ROUTES if route.verb == "POST"]
+#: JSON literals at and past the limits of Python's json and of its int and float
+#: conversions, and around the mapping's own (nesting: 100 messages deep).
+LIMIT_LITERALS = {
+    "integer of the most digits": "9" * INT_DIGITS,
+    "integer of a digit more": "9" * (INT_DIGITS + 1),
+    "negative integer of a digit more": "-" + "9" * (INT_DIGITS + 1),
+    "exponent past the doubles": "1e400",
+    "exponent of 5000 digits": "1e" + "9" * 5000,
+    "just past the largest double": "1.7976931348623159e308",
+    "mantissa of 20000 digits": "0." + "9" * 20_000,
+    "bare NaN": "NaN",
+    "bare -Infinity": "-Infinity",
+    "lone high surrogate": '"\\ud800"',
+    "lone low surrogate": '"\\udc00"',
+    "surrogates reversed": '"\\udc00\\ud800"',
+    "escapes": '"\\u0000\\b\\f\\/"',
+    "string of 60000 characters": '"' + "a" * 60_000 + '"',
+    "duplicate keys": '{"a": 1, "a": 2}',
+    "nested 101 deep": '{"a":' * 101 + "1" + "}" * 101,
+    "nested to the body limit": "[" * 32_000 + "]" * 32_000,
+}
+
+
+def _placements(route: Route, literal: str) -> list[str]:
+    """The literal as the whole body, at each field of the request, and in an unknown field."""
+    fields = [f'{{"{field.json_name}": {literal}}}' for field in route.request.fields]
+    return [literal, *fields, f'{{"notAField": {literal}}}']
+
+
+@pytest.mark.parametrize("route", POST_ROUTES, ids=[route.name for route in POST_ROUTES])
+def test_an_integer_past_pythons_digit_limit_is_malformed_request_wherever_it_is(
+    edge_stack: Stack, route: Route
+) -> None:
+    for body in _placements(route, "-" + "9" * (INT_DIGITS + 1)):
+        reply = http_call(edge_stack.http_port, "POST", route.path, raw=body.encode())
+        error = error_of(reply)
+        assert (reply.status, error["details"][0]["reason"]) == (400, "MALFORMED_REQUEST")
+        assert error["message"] == (
+            f"not JSON this server reads: an integer of {INT_DIGITS + 1} digits"
+            f" (at most {INT_DIGITS})"
+        )
+
+
+@pytest.mark.parametrize("literal", LIMIT_LITERALS.values(), ids=list(LIMIT_LITERALS))
+def test_json_literals_at_and_past_every_limit_are_answered_or_refused_in_the_envelope(
+    edge_stack: Stack, literal: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    for route in POST_ROUTES:
+        for body in _placements(route, literal):
+            reply = http_call(edge_stack.http_port, "POST", route.path, raw=body.encode())
+            if reply.status != 200:
+                assert error_of(reply)["details"][0]["reason"] != "INTERNAL", body[:80]
+    assert "Traceback" not in caplog.text
 
 
 def test_a_body_of_exactly_the_limit_is_served_one_byte_more_is_413(edge_stack: Stack) -> None:
