@@ -17,29 +17,36 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf.descriptor import FieldDescriptor
 
 from mazzo.service.errors import RefusalLog
+from mazzo.service.handlers import SERVICE
 from mazzo.service.http_server import TICK, HttpLimits
 from mazzo.service.state_token import StateSealer
 from mazzo.service.trust import dump_record, load_record
 from mazzo.v1 import engine_pb2 as pb
 from tests.service.support import KEYS, Stack, http_call, refusal_of, running_stack
-from tools.fuzz import ROUTES, Route
-from tools.fuzz_grammar import INT_DIGITS
+from tools.fuzz import ROUTES, Route, send_grpc
+from tools.fuzz_grammar import (
+    EGROUP,
+    I32,
+    I64,
+    INT_DIGITS,
+    LEN,
+    NOT_UTF8,
+    SGROUP,
+    VARINT,
+    tag,
+    varint,
+)  # fmt: skip
 
 LIMIT = 65536
 READ_TIMEOUT = 0.5
 IDLE_TIMEOUT = 1.0
 #: Generous bound for what the server does on its own clock (closing a stalled connection).
 PATIENCE = 30.0
-METHODS = {
-    "GetCatalog": pb.GetCatalogResponse,
-    "NewGame": pb.NewGameResponse,
-    "Play": pb.PlayResponse,
-    "Validate": pb.ValidateResponse,
-    "LegalMoves": pb.LegalMovesResponse,
-    "View": pb.ViewResponse,
-}
+#: The response message of every method.
+METHODS = {method.name: getattr(pb, method.output_type.name) for method in SERVICE.methods}
 
 
 @pytest.fixture(scope="module")
@@ -74,19 +81,10 @@ def padded(size: int) -> bytes:
     tag = bytes([0xC2, 0x3E])  # field 1000, wire type 2
     for length_bytes in (1, 2, 3):
         payload = size - len(tag) - length_bytes
-        length = _varint(payload)
+        length = varint(payload)
         if len(length) == length_bytes:
             return tag + length + b"x" * payload
     raise AssertionError(size)
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
 
 
 # ---------------------------------------------------------------- gRPC
@@ -103,6 +101,50 @@ def test_undecodable_grpc_bytes_are_invalid_argument_malformed_request(
         assert refusal.reason == "MALFORMED_REQUEST"
         assert "Request" in refusal.message and "Error" not in refusal.message
     assert not [record for record in caplog.records if record.exc_info]
+    assert "Traceback" not in caplog.text
+
+
+def _wire_damage(number: int, *, string: bool) -> tuple[list[bytes], list[bytes]]:
+    """Field ``number`` written wrong: (bytes protobuf reads, as an unknown field or a
+    cut-down number; bytes it refuses as corrupt). Every wire type, a varint past 64
+    bits, one cut short, a length past the end, invalid UTF-8 (``string``), groups
+    unmatched or too deep."""
+    payloads = {VARINT: b"\x01", I64: bytes(8), LEN: b"\x01x", I32: bytes(4),
+                SGROUP: tag(number, EGROUP)}  # fmt: skip
+    read = [tag(number, wire_type) + payload for wire_type, payload in payloads.items()]
+    read.append(tag(number, VARINT) + b"\xff" * 9 + b"\x7f")  # past 64 bits: cut down
+    corrupt = [
+        tag(number, EGROUP),
+        tag(number, SGROUP),
+        tag(number, 6),
+        tag(number, 7),
+        tag(number, VARINT) + b"\x80" * 10 + b"\x00",  # 11 bytes
+        tag(number, VARINT) + b"\x80",  # the message ends inside it
+        tag(number, LEN) + varint(5) + b"ab",
+        tag(number, LEN) + varint(2**63),
+        tag(1000, SGROUP) * 101 + tag(1000, EGROUP) * 101,  # deeper than protobuf reads
+    ]
+    if string:
+        corrupt += [tag(number, LEN) + varint(len(bad)) + bad for bad in NOT_UTF8]
+    return read, corrupt
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=[route.name for route in ROUTES])
+def test_every_field_written_wrong_on_the_wire_is_refused_in_the_documented_form(
+    channel: grpc.Channel, route: Route, caplog: pytest.LogCaptureFixture
+) -> None:
+    fields = [(f.number, f.type == FieldDescriptor.TYPE_STRING) for f in route.request.fields]
+    for number, string in fields or [(1, False)]:  # GetCatalogRequest: an unknown field
+        read, corrupt = _wire_damage(number, string=string)
+        for data in read:
+            _, problem = send_grpc(channel, route.name, data)
+            assert problem is None, (number, data)
+        for data in corrupt:
+            refusal = raw_refusal(channel, route.name, data)
+            assert (refusal.code, refusal.reason) == (
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "MALFORMED_REQUEST",
+            ), (number, data)
     assert "Traceback" not in caplog.text
 
 
