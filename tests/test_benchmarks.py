@@ -23,6 +23,7 @@ TABLES = {
     "token_sizes",
     "token_times",
     "json_mapping",
+    "json_requests",
     "handlers",
     "service",
     "service_ratios",
