@@ -82,8 +82,9 @@ image:
 		$(if $(HOST_CA),--volume $(HOST_CA):/run/host-ca.crt:ro --build-arg PIP_CERT=/run/host-ca.crt) \
 		-f deploy/Dockerfile -t $(IMAGE) .
 
-# Runs the image: a game over gRPC and REST, health, /metrics, a clean SIGTERM stop.
-image-test: image $(INSTALLED) $(GENERATED)
+# Runs the image: a game over gRPC and REST, health, /metrics, a clean SIGTERM stop
+# (driven by the Python client, mazzo_client).
+image-test: image $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 	$(PY) -m deploy.image_test --image $(IMAGE)
 
 # requirements/*.lock from requirements/*.in: exact versions and hashes (pip-compile).
@@ -129,7 +130,8 @@ slowloris: $(INSTALLED) $(GENERATED)
 lint: $(INSTALLED)
 	$(PY) -m ruff check .
 
-typecheck: $(INSTALLED)
+# mypy reads the generated code of the server and of the client (mazzo_client._gen).
+typecheck: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 	$(PY) -m mypy
 
 gen: $(GENERATED)

@@ -36,7 +36,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -100,8 +100,13 @@ class Server:
 
 @contextmanager
 def running_server(
-    workers: int | None, results: Path, search_processes: int | None = None
+    workers: int | None,
+    results: Path,
+    search_processes: int | None = None,
+    settings: Mapping[str, str] | None = None,
 ) -> Iterator[Server]:
+    """``python -m mazzo.service`` on free ports of 127.0.0.1, configured by
+    nothing of this process's environment but ``settings`` (MAZZO_* variables)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MAZZO_")}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.update(
@@ -110,6 +115,7 @@ def running_server(
         MAZZO_METRICS_ADDR=f"{HOST}:0",
         MAZZO_LOG_LEVEL="INFO",
     )
+    env.update(settings or {})
     if workers is not None:
         env["MAZZO_WORKERS"] = str(workers)
     if search_processes is not None:

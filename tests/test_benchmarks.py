@@ -24,6 +24,7 @@ TABLES = {
     "token_times",
     "token_formats",
     "json_mapping",
+    "json_requests",
     "handlers",
     "service",
     "service_ratios",

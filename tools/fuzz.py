@@ -13,12 +13,18 @@ HTTP status and gRPC code, and exits non-zero on any wrong answer:
 - the server: a traceback in its log, a worker that died, a dirty stop.
 
 The requests (:func:`rest_case`, :func:`grpc_case`) are drawn from a
-``random.Random``: random JSON (wrong types, huge numbers, deep nesting,
-strings with lone surrogates), valid requests with one part damaged, invalid
-UTF-8, wrong content types and codings, unknown routes and verbs, raw bytes,
-mangled HTTP, and state tokens flipped, cut or extended. The property tests
-(tests/service/test_fuzz.py) draw from the same functions through
-hypothesis, a few hundred times in ``make test``.
+``random.Random``, for every method of the service, from the grammars of
+tools/fuzz_grammar.py: over REST, JSON of every kind at every field of the
+request message and at the top level, with numbers, exponents, strings and
+escapes at and past the limits of Python's json and of its int and float
+conversions, lone surrogates, duplicate keys and nesting up to the body
+limit; over gRPC, the request message's fields with right and wrong wire
+types, overflowing and truncated varints, lengths that lie, invalid UTF-8,
+unknown field numbers and unmatched groups. Besides: valid requests with one
+part damaged, bytes that are not UTF-8, wrong content types and codings,
+unknown routes and verbs, mangled HTTP, and state tokens flipped, cut or
+extended. The property tests (tests/service/test_fuzz.py) draw from the same
+functions through hypothesis, a few hundred times in ``make test``.
 """
 
 from __future__ import annotations
@@ -40,34 +46,44 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from google.protobuf.descriptor import Descriptor
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from mazzo.service.handlers import SERVICE, http_rule
 from mazzo.v1 import engine_pb2 as pb
+from tools.fuzz_grammar import (
+    BODY_LIMIT,
+    CARDS,
+    JsonGrammar,
+    WireGrammar,
+    body_bytes,
+    damaged_token,
+)
 
 HOST = "127.0.0.1"
+#: The served Mazzo's settings: Suggest thinks briefly (the fuzzer looks for wrong
+#: answers, not good moves), and the request limit is the grammar's.
+SERVER_SETTINGS = {"MAZZO_MAX_SUGGEST_MS": "20", "MAZZO_MAX_REQUEST_BYTES": str(BODY_LIMIT)}
 METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD")
-#: (verb, path) of every REST route, and the request message of each gRPC method.
-REST_ROUTES = (
-    ("GET", "/v1/catalog"),
-    ("POST", "/v1/games"),
-    ("POST", "/v1/games:play"),
-    ("POST", "/v1/games:validate"),
-    ("POST", "/v1/games:legalMoves"),
-    ("POST", "/v1/games:view"),
-    ("GET", "/healthz"),
-    ("GET", "/readyz"),
-    ("GET", "/metrics"),
-)
+
+
+@dataclass(frozen=True)
+class Route:
+    """One method of mazzo.v1.Engine: its REST verb and path, and its request message."""
+
+    name: str
+    verb: str
+    path: str
+    request: Descriptor
+
+
+#: Every method of the service, from the proto (the routes the gateway serves).
+ROUTES = tuple(Route(m.name, *http_rule(m), m.input_type) for m in SERVICE.methods)
+#: The other paths the REST server answers, and some it does not.
+PROBES = (("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/metrics"), ("GET", "/docs"),
+          ("GET", "/play"), ("GET", "/openapi.json"))  # fmt: skip
 OTHER_PATHS = ("/", "/v1", "/v1/games:surrender", "/v1/catalog/x", "/%ff%00", "/v1/games:play;x")
-GRPC_REQUESTS: dict[str, type[Any]] = {
-    "GetCatalog": pb.GetCatalogRequest,
-    "NewGame": pb.NewGameRequest,
-    "Play": pb.PlayRequest,
-    "Validate": pb.ValidateRequest,
-    "LegalMoves": pb.LegalMovesRequest,
-    "View": pb.ViewRequest,
-}
 CONTENT_TYPES = (
     "application/json",
     "text/plain",
@@ -77,66 +93,6 @@ CONTENT_TYPES = (
     "application/grpc",
     "",
 )
-FIELD_NAMES = (
-    "state", "move", "seat", "card", "take", "players", "scopa", "tressette", "seed",
-    "decks", "target", "variant", "firstDealer", "first_dealer", "napola", "deal", "x",
-)  # fmt: skip
-CARDS = ("7D", "1C", "10B", "9S", "0D", "11C", "7X", "", "7d", " 7D", "7D7D")
-
-
-# ---------------------------------------------------------------- values
-
-
-def json_value(rng: random.Random, depth: int = 0) -> Any:
-    """A random JSON value: every type, edge numbers, odd strings, some nesting."""
-    kind = rng.randrange(12 if depth < 4 else 8)
-    if kind == 0:
-        return None
-    if kind == 1:
-        return rng.random() < 0.5
-    if kind == 2:
-        return rng.choice((0, -1, 1, 2**31, -(2**31) - 1, 2**63, 2**64, -(2**64), 10**30))
-    if kind == 3:
-        return rng.randint(-5, 60)
-    if kind == 4:
-        return rng.choice((0.5, -0.0, 1e308, -1e-308, 3.0, 1e20))
-    if kind == 5:
-        return rng.choice(CARDS)
-    if kind == 6:
-        return _text(rng)
-    if kind == 7:
-        return base64.b64encode(rng.randbytes(rng.randrange(0, 120))).decode()
-    if kind < 10:
-        return [json_value(rng, depth + 1) for _ in range(rng.randrange(4))]
-    return {rng.choice(FIELD_NAMES): json_value(rng, depth + 1) for _ in range(rng.randrange(4))}
-
-
-def _text(rng: random.Random) -> str:
-    alphabet = "aZ09 _-=+/\\\"'\n\t\x00\x7fé€\U0001f0a1\ud800\udfff"
-    return "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
-
-
-def deep(rng: random.Random) -> str:
-    """Nesting past what any parser should follow."""
-    depth = rng.choice((50, 101, 1000, 100_000 // 4))
-    if rng.random() < 0.5:
-        return "[" * depth + "]" * depth
-    return '{"scopa": ' + '{"x": ' * depth + "1" + "}" * depth + "}"
-
-
-def damaged_token(rng: random.Random, token: bytes) -> bytes:
-    """A state token flipped, cut, extended or replaced."""
-    data = bytearray(token)
-    kind = rng.randrange(5)
-    if kind == 0 and data:
-        data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
-    elif kind == 1:
-        del data[rng.randrange(len(data) + 1) :]
-    elif kind == 2:
-        data += rng.randbytes(rng.randrange(1, 40))
-    elif kind == 3:
-        data = bytearray(rng.randbytes(rng.randrange(0, 200)))
-    return bytes(data)
 
 
 def _valid_body(rng: random.Random, path: str, token: bytes) -> dict[str, Any]:
@@ -149,29 +105,18 @@ def _valid_body(rng: random.Random, path: str, token: bytes) -> dict[str, Any]:
         return {"state": state, "seat": rng.randrange(-1, 5)}
     if path == "/v1/games:legalMoves":
         return {"state": state}
+    if path == "/v1/games:suggest":
+        # A short think: the fuzzer looks for wrong answers, not for good moves.
+        return {"state": state, "seat": rng.randrange(-1, 3), "budgetMs": rng.randrange(1, 5),
+                "simulations": rng.randrange(0, 4)}  # fmt: skip
     return {"state": state, "move": move}
 
 
-def _damage(rng: random.Random, value: Any) -> Any:
-    """The value with one part replaced by a random one, removed, or an unknown key added."""
-    if isinstance(value, dict) and value:
-        key = rng.choice(sorted(value))
-        damaged = dict(value)
-        choice = rng.randrange(4)
-        if choice == 0:
-            del damaged[key]
-        elif choice == 1:
-            damaged[rng.choice(FIELD_NAMES)] = json_value(rng)
-        elif choice == 2:
-            damaged[key] = json_value(rng)
-        else:
-            damaged[key] = _damage(rng, value[key])
-        return damaged
-    if isinstance(value, list) and value:
-        damaged_list = list(value)
-        damaged_list[rng.randrange(len(value))] = json_value(rng)
-        return damaged_list
-    return json_value(rng)
+def _with_field(body: dict[str, Any], key: str, value_text: str) -> str:
+    """``body`` in JSON with the value of ``key`` (added if absent) written as ``value_text``."""
+    pairs = [f"{json.dumps(k)}:{json.dumps(v)}" for k, v in body.items() if k != key]
+    pairs.insert(len(pairs) // 2, f"{json.dumps(key)}:{value_text}")
+    return "{" + ",".join(pairs) + "}"
 
 
 # ---------------------------------------------------------------- REST cases
@@ -189,36 +134,45 @@ class RestCase:
 
 def rest_case(rng: random.Random, tokens: Sequence[bytes]) -> RestCase:
     """One random REST request, of one of several kinds."""
-    verb, path = rng.choice(REST_ROUTES)
-    if rng.random() < 0.1:
-        verb = rng.choice(METHODS)
+    route = rng.choice(ROUTES)
+    verb, path = route.verb, route.path
     if rng.random() < 0.05:
+        verb, path = rng.choice(PROBES)
+    if rng.random() < 0.05:
+        verb = rng.choice(METHODS)
+    if rng.random() < 0.03:
         path = rng.choice(OTHER_PATHS)
     token = rng.choice(tokens)
+    grammar = JsonGrammar(rng, tokens)
     headers = {"Content-Type": "application/json"}
-    kind = rng.randrange(9)
+    kind = rng.randrange(12)
     if kind == 0:
-        body = json.dumps(json_value(rng)).encode()
-    elif kind == 1:
-        body = json.dumps(_damage(rng, _valid_body(rng, path, token))).encode()
-    elif kind == 2:
-        body = deep(rng).encode()
+        body = body_bytes(grammar.value())  # any JSON value, at the top level
+    elif kind in (1, 2):
+        body = body_bytes(grammar.message(route.request))  # any value at any field
     elif kind == 3:
-        body = rng.randbytes(rng.randrange(0, 300))  # mostly not UTF-8
+        valid = _valid_body(rng, path, token)  # one field of a valid body: any value
+        key = rng.choice([*valid, *(f.json_name for f in route.request.fields)])
+        value = grammar.literal() if rng.random() < 0.6 else grammar.value()
+        body = body_bytes(_with_field(valid, key, value))
     elif kind == 4:
+        body = body_bytes(grammar.nested())
+    elif kind == 5:
+        body = rng.randbytes(rng.randrange(0, 300))  # mostly not UTF-8
+    elif kind == 6:
         valid = _valid_body(rng, path, token)
         valid["state"] = base64.b64encode(damaged_token(rng, token)).decode()
         body = json.dumps(valid).encode()
-    elif kind == 5:
+    elif kind == 7:
         body = json.dumps(_valid_body(rng, path, token)).encode()
         headers["Content-Type"] = rng.choice(CONTENT_TYPES)
         if rng.random() < 0.3:
             headers["Content-Encoding"] = rng.choice(("gzip", "br", "identity", "x"))
-    elif kind == 6:
+    elif kind == 8:
         body = json.dumps(_valid_body(rng, path, token)).encode()
         cut = rng.randrange(len(body) + 1)
         body = body[:cut]
-    elif kind == 7:
+    elif kind == 9:
         body = json.dumps(_valid_body(rng, path, token)).encode()
         return RestCase(verb, path, headers, body, raw=_mangled_http(rng, verb, path, body))
     else:
@@ -257,21 +211,22 @@ def _mangled_http(rng: random.Random, verb: str, path: str, body: bytes) -> byte
 
 def grpc_case(rng: random.Random, tokens: Sequence[bytes]) -> tuple[str, bytes]:
     """One random gRPC call: the method and the request bytes."""
-    method = rng.choice(sorted(GRPC_REQUESTS))
+    route = rng.choice(ROUTES)
     token = rng.choice(tokens)
-    kind = rng.randrange(4)
+    kind = rng.randrange(6)
     if kind == 0:
-        return method, rng.randbytes(rng.randrange(0, 200))
-    message = _valid_message(rng, method, token)
-    data = message.SerializeToString()
-    if kind == 1 and data:
+        return route.name, rng.randbytes(rng.randrange(0, 200))
+    if kind in (1, 2, 3):  # every field's wire type right or wrong, odd varints and lengths
+        return route.name, WireGrammar(rng, tokens).message(route.request)
+    data = _valid_message(rng, route.name, token).SerializeToString()
+    if kind == 4 and data:
         mutable = bytearray(data)
         for _ in range(rng.randrange(1, 4)):
             mutable[rng.randrange(len(mutable))] = rng.randrange(256)
-        return method, bytes(mutable)
-    if kind == 2:
-        return method, data[: rng.randrange(len(data) + 1)] + rng.randbytes(rng.randrange(3))
-    return method, data
+        return route.name, bytes(mutable)
+    if kind == 5 and rng.random() < 0.5:
+        return route.name, data[: rng.randrange(len(data) + 1)] + rng.randbytes(rng.randrange(3))
+    return route.name, data
 
 
 def _valid_message(rng: random.Random, method: str, token: bytes) -> Any:
@@ -295,7 +250,12 @@ def _valid_message(rng: random.Random, method: str, token: bytes) -> Any:
         return pb.ViewRequest(state=state, seat=rng.randrange(-2, 8))
     if method == "LegalMoves":
         return pb.LegalMovesRequest(state=state)
-    return GRPC_REQUESTS[method](state=state, move=move)
+    if method == "Suggest":
+        return pb.SuggestRequest(
+            state=state, seat=rng.randrange(-1, 3), budget_ms=rng.randrange(-1, 5),
+            simulations=rng.randrange(-1, 4),
+        )  # fmt: skip
+    return getattr(pb, f"{method}Request")(state=state, move=move)
 
 
 # ---------------------------------------------------------------- sending and judging
@@ -429,11 +389,11 @@ class Tally:
     problems: list[str]
     lock: threading.Lock
 
-    def add(self, transport: str, outcome: str, problem: str | None) -> None:
+    def add(self, transport: str, outcome: str, problem: str | None, sent: str) -> None:
         with self.lock:
             self.counts[f"{transport} {outcome}"] += 1
             if problem is not None:
-                self.problems.append(f"{transport}: {problem}")
+                self.problems.append(f"{transport}: {problem}, for {sent}")
 
 
 def run(rest_port: int, grpc_target: str, requests: int, threads: int, seed: int) -> Tally:
@@ -448,11 +408,13 @@ def run(rest_port: int, grpc_target: str, requests: int, threads: int, seed: int
             for i in range(share):
                 if i % 2:
                     method, data = grpc_case(rng, tokens)
-                    tally.add("gRPC", *send_grpc(own, method, data))
+                    outcome, problem = send_grpc(own, method, data)
+                    tally.add("gRPC", outcome, problem, f"{method} {data[:60]!r}")
                 else:
-                    tally.add(
-                        "REST", *_guarded(lambda: send_rest(rest_port, rest_case(rng, tokens)))
-                    )
+                    case = rest_case(rng, tokens)
+                    outcome, problem = _guarded(send_rest, rest_port, case)
+                    sent = case.raw or case.body
+                    tally.add("REST", outcome, problem, f"{case.method} {case.path} {sent[:60]!r}")
 
     pool = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
     for thread in pool:
@@ -462,9 +424,11 @@ def run(rest_port: int, grpc_target: str, requests: int, threads: int, seed: int
     return tally
 
 
-def _guarded(send: Callable[[], tuple[str, str | None]]) -> tuple[str, str | None]:
+def _guarded(
+    send: Callable[[int, RestCase], tuple[str, str | None]], port: int, case: RestCase
+) -> tuple[str, str | None]:
     try:
-        return send()
+        return send(port, case)
     except (OSError, http.client.HTTPException) as error:
         return type(error).__name__, f"no answer: {error!r}"
 
@@ -480,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="mazzo-fuzz-") as results:
         started = time.monotonic()
-        with running_server(args.workers, Path(results)) as server:
+        with running_server(args.workers, Path(results), settings=SERVER_SETTINGS) as server:
             print(f"fuzzing {args.requests} requests, both transports, {args.workers} workers")
             tally = run(
                 server.ports["REST"],

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
@@ -213,6 +213,8 @@ class HttpReply:
     status: int
     content_type: str
     body: bytes
+    #: By lower-case name.
+    headers: dict[str, str] = field(default_factory=dict)
 
     def json(self) -> Any:
         return json.loads(self.body)
@@ -234,7 +236,9 @@ def http_call(
     try:
         connection.request(method, path, body=data, headers=sent_headers)
         response = connection.getresponse()
-        return HttpReply(response.status, response.getheader("Content-Type", ""), response.read())
+        headers = {name.lower(): value for name, value in response.getheaders()}
+        content_type = response.getheader("Content-Type", "")
+        return HttpReply(response.status, content_type, response.read(), headers)
     finally:
         connection.close()
 

@@ -17,27 +17,36 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf.descriptor import FieldDescriptor
 
 from mazzo.service.errors import RefusalLog
+from mazzo.service.handlers import SERVICE
 from mazzo.service.http_server import TICK, HttpLimits
 from mazzo.service.state_token import StateSealer
 from mazzo.service.trust import dump_record, load_record
 from mazzo.v1 import engine_pb2 as pb
 from tests.service.support import KEYS, Stack, http_call, refusal_of, running_stack
+from tools.fuzz import ROUTES, Route, send_grpc
+from tools.fuzz_grammar import (
+    EGROUP,
+    I32,
+    I64,
+    INT_DIGITS,
+    LEN,
+    NOT_UTF8,
+    SGROUP,
+    VARINT,
+    tag,
+    varint,
+)  # fmt: skip
 
 LIMIT = 65536
 READ_TIMEOUT = 0.5
 IDLE_TIMEOUT = 1.0
 #: Generous bound for what the server does on its own clock (closing a stalled connection).
 PATIENCE = 30.0
-METHODS = {
-    "GetCatalog": pb.GetCatalogResponse,
-    "NewGame": pb.NewGameResponse,
-    "Play": pb.PlayResponse,
-    "Validate": pb.ValidateResponse,
-    "LegalMoves": pb.LegalMovesResponse,
-    "View": pb.ViewResponse,
-}
+#: The response message of every method.
+METHODS = {method.name: getattr(pb, method.output_type.name) for method in SERVICE.methods}
 
 
 @pytest.fixture(scope="module")
@@ -72,19 +81,10 @@ def padded(size: int) -> bytes:
     tag = bytes([0xC2, 0x3E])  # field 1000, wire type 2
     for length_bytes in (1, 2, 3):
         payload = size - len(tag) - length_bytes
-        length = _varint(payload)
+        length = varint(payload)
         if len(length) == length_bytes:
             return tag + length + b"x" * payload
     raise AssertionError(size)
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
 
 
 # ---------------------------------------------------------------- gRPC
@@ -101,6 +101,50 @@ def test_undecodable_grpc_bytes_are_invalid_argument_malformed_request(
         assert refusal.reason == "MALFORMED_REQUEST"
         assert "Request" in refusal.message and "Error" not in refusal.message
     assert not [record for record in caplog.records if record.exc_info]
+    assert "Traceback" not in caplog.text
+
+
+def _wire_damage(number: int, *, string: bool) -> tuple[list[bytes], list[bytes]]:
+    """Field ``number`` written wrong: (bytes protobuf reads, as an unknown field or a
+    cut-down number; bytes it refuses as corrupt). Every wire type, a varint past 64
+    bits, one cut short, a length past the end, invalid UTF-8 (``string``), groups
+    unmatched or too deep."""
+    payloads = {VARINT: b"\x01", I64: bytes(8), LEN: b"\x01x", I32: bytes(4),
+                SGROUP: tag(number, EGROUP)}  # fmt: skip
+    read = [tag(number, wire_type) + payload for wire_type, payload in payloads.items()]
+    read.append(tag(number, VARINT) + b"\xff" * 9 + b"\x7f")  # past 64 bits: cut down
+    corrupt = [
+        tag(number, EGROUP),
+        tag(number, SGROUP),
+        tag(number, 6),
+        tag(number, 7),
+        tag(number, VARINT) + b"\x80" * 10 + b"\x00",  # 11 bytes
+        tag(number, VARINT) + b"\x80",  # the message ends inside it
+        tag(number, LEN) + varint(5) + b"ab",
+        tag(number, LEN) + varint(2**63),
+        tag(1000, SGROUP) * 101 + tag(1000, EGROUP) * 101,  # deeper than protobuf reads
+    ]
+    if string:
+        corrupt += [tag(number, LEN) + varint(len(bad)) + bad for bad in NOT_UTF8]
+    return read, corrupt
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=[route.name for route in ROUTES])
+def test_every_field_written_wrong_on_the_wire_is_refused_in_the_documented_form(
+    channel: grpc.Channel, route: Route, caplog: pytest.LogCaptureFixture
+) -> None:
+    fields = [(f.number, f.type == FieldDescriptor.TYPE_STRING) for f in route.request.fields]
+    for number, string in fields or [(1, False)]:  # GetCatalogRequest: an unknown field
+        read, corrupt = _wire_damage(number, string=string)
+        for data in read:
+            _, problem = send_grpc(channel, route.name, data)
+            assert problem is None, (number, data)
+        for data in corrupt:
+            refusal = raw_refusal(channel, route.name, data)
+            assert (refusal.code, refusal.reason) == (
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "MALFORMED_REQUEST",
+            ), (number, data)
     assert "Traceback" not in caplog.text
 
 
@@ -171,6 +215,63 @@ def test_a_malformed_body_is_explained_by_field_never_by_an_exception(
     error = error_of(http_call(edge_stack.http_port, "POST", "/v1/games:play", body))
     assert error["message"].startswith(f"{field}: {said}")
     assert "Error" not in error["message"] and "object of type" not in error["message"]
+
+
+#: Every route that reads a body, with its request message.
+POST_ROUTES = [route for route in ROUTES if route.verb == "POST"]
+#: JSON literals at and past the limits of Python's json and of its int and float
+#: conversions, and around the mapping's own (nesting: 100 messages deep).
+LIMIT_LITERALS = {
+    "integer of the most digits": "9" * INT_DIGITS,
+    "integer of a digit more": "9" * (INT_DIGITS + 1),
+    "negative integer of a digit more": "-" + "9" * (INT_DIGITS + 1),
+    "exponent past the doubles": "1e400",
+    "exponent of 5000 digits": "1e" + "9" * 5000,
+    "just past the largest double": "1.7976931348623159e308",
+    "mantissa of 20000 digits": "0." + "9" * 20_000,
+    "bare NaN": "NaN",
+    "bare -Infinity": "-Infinity",
+    "lone high surrogate": '"\\ud800"',
+    "lone low surrogate": '"\\udc00"',
+    "surrogates reversed": '"\\udc00\\ud800"',
+    "escapes": '"\\u0000\\b\\f\\/"',
+    "string of 60000 characters": '"' + "a" * 60_000 + '"',
+    "duplicate keys": '{"a": 1, "a": 2}',
+    "nested 101 deep": '{"a":' * 101 + "1" + "}" * 101,
+    "nested to the body limit": "[" * 32_000 + "]" * 32_000,
+}
+
+
+def _placements(route: Route, literal: str) -> list[str]:
+    """The literal as the whole body, at each field of the request, and in an unknown field."""
+    fields = [f'{{"{field.json_name}": {literal}}}' for field in route.request.fields]
+    return [literal, *fields, f'{{"notAField": {literal}}}']
+
+
+@pytest.mark.parametrize("route", POST_ROUTES, ids=[route.name for route in POST_ROUTES])
+def test_an_integer_past_pythons_digit_limit_is_malformed_request_wherever_it_is(
+    edge_stack: Stack, route: Route
+) -> None:
+    for body in _placements(route, "-" + "9" * (INT_DIGITS + 1)):
+        reply = http_call(edge_stack.http_port, "POST", route.path, raw=body.encode())
+        error = error_of(reply)
+        assert (reply.status, error["details"][0]["reason"]) == (400, "MALFORMED_REQUEST")
+        assert error["message"] == (
+            f"not JSON this server reads: an integer of {INT_DIGITS + 1} digits"
+            f" (at most {INT_DIGITS})"
+        )
+
+
+@pytest.mark.parametrize("literal", LIMIT_LITERALS.values(), ids=list(LIMIT_LITERALS))
+def test_json_literals_at_and_past_every_limit_are_answered_or_refused_in_the_envelope(
+    edge_stack: Stack, literal: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    for route in POST_ROUTES:
+        for body in _placements(route, literal):
+            reply = http_call(edge_stack.http_port, "POST", route.path, raw=body.encode())
+            if reply.status != 200:
+                assert error_of(reply)["details"][0]["reason"] != "INTERNAL", body[:80]
+    assert "Traceback" not in caplog.text
 
 
 def test_a_body_of_exactly_the_limit_is_served_one_byte_more_is_413(edge_stack: Stack) -> None:

@@ -293,11 +293,34 @@ def test_every_field_kind_parses_back_as_json_format_does(
 
 # ---------------------------------------------------------------- any JSON: same verdicts
 
+class Literal(str):
+    """JSON text that render() writes as it is: what json.dumps cannot write."""
+
+
+#: Numbers at and past the limits of Python's json and of its int and float
+#: conversions: the digits an int is read from, exponents, doubles' range.
+LIMIT_LITERALS = st.sampled_from(
+    [
+        "9" * sys.get_int_max_str_digits(),
+        "9" * (sys.get_int_max_str_digits() + 1),
+        "-" + "9" * (sys.get_int_max_str_digits() + 1),
+        "1" + "0" * 400,
+        "1e400",
+        "-1e400",
+        "1e" + "9" * 30,
+        "0." + "9" * 500,
+        "1.7976931348623159e308",
+        "5e-324",
+        "2e-324",
+    ]
+).map(Literal)
+
 JUNK = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(-(2**70), 2**70)
     | st.floats()
+    | LIMIT_LITERALS
     | TEXT
     | st.sampled_from(["", " 1", "1 ", "\t2", "1e1", "1.5", "0x10", "1_0", "NaN", "-Infinity"]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
@@ -409,6 +432,8 @@ class Pairs(list):  # type: ignore[type-arg]
 
 
 def render(value: Any) -> str:
+    if isinstance(value, Literal):
+        return value
     if isinstance(value, Pairs):
         return "{" + ", ".join(f"{json.dumps(k)}: {render(v)}" for k, v in value) + "}"
     if isinstance(value, list):
@@ -547,6 +572,8 @@ REFUSED: list[tuple[type[Message], str | bytes]] = [
     (pb.PlayRequest, b"\xff\xfe{}"),
     (pb.PlayRequest, b"\xef\xbb\xbf{}"),
     (pb.PlayRequest, "[" * 5000 + "]" * 5000),
+    (pb.PlayRequest, '{"move": {"seat": ' + "9" * (sys.get_int_max_str_digits() + 1) + "}}"),
+    (pb.PlayRequest, '{"bogus": -' + "9" * (sys.get_int_max_str_digits() + 1) + "}"),
     (pb.NewGameRequest, '{"seed": -1}'),
     (pb.NewGameRequest, '{"seed": "18446744073709551616"}'),
     (pb.NewGameRequest, '{"seed": "0x10"}'),
@@ -678,6 +705,32 @@ def test_the_error_says_where() -> None:
         parse('{"move": {"take": ["7D", 7]}}', pb.PlayRequest())
     assert str(caught.value).startswith("PlayRequest.move.take[1]: ")
     assert caught.value.path == ["move", "take", "[1]"]
+
+
+def test_an_integer_past_pythons_digit_limit_is_refused_wherever_it_is() -> None:
+    """json.loads lets int()'s ValueError through: it is a refusal, said for the caller."""
+    digits = sys.get_int_max_str_digits() + 1
+    number = "-" + "9" * digits
+    for text in (number, f'{{"move": {{"seat": {number}}}}}', f'{{"bogus": [{number}]}}'):
+        for ignore_unknown in (False, True):
+            assert verdicts(text, pb.PlayRequest, ignore_unknown=ignore_unknown) == (None, None)
+            with pytest.raises(JsonMappingError) as caught:
+                parse(text, pb.PlayRequest(), ignore_unknown_fields=ignore_unknown)
+            said = f"an integer of {digits} digits (at most {digits - 1})"
+            assert str(caught.value) == f"not JSON this server reads: {said}"
+
+
+def test_a_value_is_shown_cut_short_in_an_error() -> None:
+    with pytest.raises(JsonMappingError) as caught:
+        parse('{"move": {"seat": "' + "1" * 60_000 + 'x"}}', pb.PlayRequest())
+    assert str(caught.value) == "PlayRequest.move.seat: not an integer: '" + "1" * 36 + "..."
+
+
+def test_an_infinite_enum_number_is_not_a_value() -> None:
+    with pytest.raises(JsonMappingError) as caught:
+        parse('{"scopa": {"variant": 1e400}}', pb.NewGameRequest())
+    said = "inf is not a value of mazzo.v1.ScopaVariant"
+    assert str(caught.value) == f"NewGameRequest.scopa.variant: {said}"
 
 
 def test_closed_enums_refuse_unknown_numbers() -> None:

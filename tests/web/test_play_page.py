@@ -4,39 +4,34 @@ A person's whole games are played by clicking (a card, then a capture when it
 has several), against bots asked through Suggest; the final score sheet is
 checked against the API's own View of the final state, and every answer the page
 received is checked for cards seat 0 may not see. Screenshots go to
-build/test-artifacts/web/. Chromium comes from Debian (`make test` installs it
-when missing); this test is never skipped: without it, it fails saying how to
-install it. Waits are on the page's data-phase and data-settled attributes
+build/test-artifacts/web/. Chromium comes from Debian (tests/web/support.py);
+this test is never skipped. Waits are on the page's data-phase and data-settled attributes
 (60 s bounds), and `?fast=1` shows events without animation time.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.service.processes import REPO, started
+from tests.service.processes import REPO
+from tests.web.support import (
+    POLL_SECONDS,
+    WAIT_SECONDS,
+    console_errors,
+    data_of,
+    resting_phase,
+)
 
-INSTALL = "apt-get update && apt-get install -y chromium chromium-driver"
 ARTIFACTS = REPO / "build" / "test-artifacts" / "web"
-WAIT_SECONDS = 60.0
-#: How often a wait looks again (a wait ends as soon as its condition holds).
-POLL_SECONDS = 0.02
 PHONE = {"width": 375, "height": 667, "deviceScaleFactor": 2, "mobile": True}
 DESKTOP = {"width": 1100, "height": 860, "deviceScaleFactor": 1, "mobile": False}
-#: Phases where the page waits for the person, or has finished.
-RESTING = ("your-turn", "choosing", "over", "error")
 MAX_CLICKS = 400
 
 #: Wraps the page's fetch to keep every JSON answer, for the visibility check.
@@ -51,48 +46,6 @@ window.fetch = async (...args) => {
 """
 
 
-def _executable(name: str) -> str:
-    found = shutil.which(name)
-    assert found, f"{name} is missing; install Debian's Chromium and its driver: {INSTALL}"
-    return found
-
-
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    with started() as served:
-        served.wait_until_listening()
-        yield f"http://127.0.0.1:{served.ports['REST']}"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = _executable("chromium")
-    profile = tempfile.mkdtemp(prefix="mazzo-chromium-")
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        f"--user-data-dir={profile}",
-        "--window-size=1100,860",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(_executable("chromedriver")), options=options)
-    driver.set_page_load_timeout(WAIT_SECONDS)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
-
 def _screenshot(driver: WebDriver, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
@@ -100,21 +53,6 @@ def _screenshot(driver: WebDriver, name: str) -> None:
 
 def _viewport(driver: WebDriver, metrics: dict[str, Any]) -> None:
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-
-
-def _body(driver: WebDriver, name: str) -> str | None:
-    return driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
-
-
-def _resting_phase(driver: WebDriver) -> str:
-    """The phase once the page has shown every event and waits (or has finished)."""
-
-    def rested(d: WebDriver) -> str | bool:
-        phase = _body(d, "phase")
-        return phase if phase in RESTING and _body(d, "settled") == "true" else False
-
-    phase: str = WebDriverWait(driver, WAIT_SECONDS, poll_frequency=POLL_SECONDS).until(rested)
-    return phase
 
 
 def _overflowing(driver: WebDriver) -> list[str]:
@@ -134,13 +72,8 @@ def _overflowing(driver: WebDriver) -> list[str]:
     return found
 
 
-def _console_errors(driver: WebDriver) -> list[str]:
-    """What the page logged as errors since the last look (uncaught exceptions too)."""
-    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-
-
 def _open(driver: WebDriver, url: str, query: str, *, fast: bool = True) -> None:
-    _console_errors(driver)  # forget the previous page's
+    console_errors(driver)  # forget the previous page's
     driver.get(f"{url}/play?{'fast=1&' if fast else ''}{query}")
     assert _resting_phase_or_setup(driver) == "setup"
     driver.execute_script(RECORD_ANSWERS)
@@ -148,7 +81,7 @@ def _open(driver: WebDriver, url: str, query: str, *, fast: bool = True) -> None
 
 def _resting_phase_or_setup(driver: WebDriver) -> str:
     phase: str = WebDriverWait(driver, WAIT_SECONDS, poll_frequency=POLL_SECONDS).until(
-        lambda d: _body(d, "phase") if _body(d, "phase") in ("setup", "error") else False
+        lambda d: data_of(d, "phase") if data_of(d, "phase") in ("setup", "error") else False
     )
     return phase
 
@@ -159,9 +92,9 @@ def _play_whole_game(driver: WebDriver, name: str, *, check_width: bool = False)
     driver.find_element(By.ID, "start").click()
     clicks = {"cards": 0, "choices": 0, "lays offered": 0}
     for turn in range(MAX_CLICKS):
-        phase = _resting_phase(driver)
+        phase = resting_phase(driver)
         if phase == "over":
-            assert _console_errors(driver) == []
+            assert console_errors(driver) == []
             return clicks
         assert phase != "error", driver.find_element(By.ID, "status").text
         if check_width:
@@ -194,8 +127,8 @@ def _api(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
 
 def _check_final_sheet_against_the_api(driver: WebDriver, url: str) -> dict[str, Any]:
     """The page's final scores, its score sheet and the API's View of its final state agree."""
-    state, credential = _body(driver, "state"), _body(driver, "seat-credential")
-    final = _body(driver, "final-scores")
+    state, credential = data_of(driver, "state"), data_of(driver, "seat-credential")
+    final = data_of(driver, "final-scores")
     assert state and credential and final
     status = _api(url, "/v1/games:view", {"state": state, "seat": 0, "seatCredential": credential})[
         "view"
@@ -291,18 +224,18 @@ def test_the_animated_table_settles_after_each_move(browser: WebDriver, server_u
     _viewport(browser, DESKTOP)
     _open(browser, server_url, "game=scopa&players=2&level=greedy", fast=False)
     browser.find_element(By.ID, "start").click()
-    assert _resting_phase(browser) == "your-turn"
+    assert resting_phase(browser) == "your-turn"
     for turn in range(3):
-        ply = int(_body(browser, "ply") or -1)
+        ply = int(data_of(browser, "ply") or -1)
         browser.find_elements(By.CSS_SELECTOR, "#hand .card.playable")[0].click()
-        if _body(browser, "phase") == "choosing":
+        if data_of(browser, "phase") == "choosing":
             browser.find_elements(By.CSS_SELECTOR, "#choices .choice")[0].click()
-        assert _body(browser, "settled") == "false"
-        assert _resting_phase(browser) == "your-turn"
-        assert int(_body(browser, "ply") or -1) == ply + 2  # the person's move and the bot's
+        assert data_of(browser, "settled") == "false"
+        assert resting_phase(browser) == "your-turn"
+        assert int(data_of(browser, "ply") or -1) == ply + 2  # the person's move and the bot's
         if turn == 1:
             _screenshot(browser, "scopa-animated")
-    assert _console_errors(browser) == []
+    assert console_errors(browser) == []
 
 
 #: Every game and variant of the catalog, its default players (and Tressette's

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import Message
 
 from mazzo.engine import GAMES, Game, IllegalMove, RuleError, game_of, get_game
@@ -473,20 +474,26 @@ def rpcs(handlers: EngineHandlers) -> list[Rpc]:
     Both transports are built from this one table, so the REST routes are
     exactly the proto's google.api.http annotations.
     """
-    from google.api import annotations_pb2
-
     table = []
     for method in SERVICE.methods:
-        rule = method.GetOptions().Extensions[annotations_pb2.http]
-        verb = rule.WhichOneof("pattern")
+        http_method, http_path = http_rule(method)
         table.append(
             Rpc(
                 name=method.name,
                 request_type=getattr(pb, method.input_type.name),
                 response_type=getattr(pb, method.output_type.name),
                 call=getattr(handlers, _snake(method.name)),
-                http_method=verb.upper(),
-                http_path=getattr(rule, verb),
+                http_method=http_method,
+                http_path=http_path,
             )
         )
     return table
+
+
+def http_rule(method: MethodDescriptor) -> tuple[str, str]:
+    """The REST verb and path of a method: its google.api.http annotation."""
+    from google.api import annotations_pb2
+
+    rule = method.GetOptions().Extensions[annotations_pb2.http]
+    verb = rule.WhichOneof("pattern")
+    return verb.upper(), getattr(rule, verb)

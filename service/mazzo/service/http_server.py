@@ -56,6 +56,7 @@ from waitress.utilities import InternalServerError
 
 from mazzo.service.config import Config
 from mazzo.service.errors import ApiError, log_refusal
+from mazzo.service.headers import ANSWER_HEADERS
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -112,7 +113,11 @@ def error_response(error: ApiError, *, close: bool = True) -> tuple[str, Headers
     """The status line, headers and body of an HTTP refusal in the JSON envelope."""
     body = orjson.dumps(error.envelope(), option=orjson.OPT_APPEND_NEWLINE)
     status = error.http_status
-    headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+    headers = [
+        ("Content-Type", "application/json"),
+        ("Content-Length", str(len(body))),
+        *ANSWER_HEADERS,
+    ]
     if close:
         headers.append(("Connection", "close"))
     return f"{status} {HTTPStatus(status).phrase}", headers, body

@@ -48,6 +48,7 @@ import binascii
 import json
 import math
 import re
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any, cast
@@ -145,21 +146,24 @@ def parse(
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
             raise JsonMappingError(f"the body is not UTF-8 (at byte {error.start})") from None
+    return parse_dict(decode(text), message, ignore_unknown_fields=ignore_unknown_fields)
+
+
+def decode(text: str) -> Any:
+    """The JSON value of ``text``, as json_format's ``json.loads`` reads it; what it
+    refuses (or cannot hold: too many digits, too deep) is a :class:`JsonMappingError`."""
     try:
         # The standard library's parser, as json_format's: the same numbers
         # (big integers, NaN, Infinity) and the same refusals. orjson would keep
         # the last of two equal keys and read 2**64 as a float.
         if text.startswith("\ufeff"):  # as json.loads
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        js = _DECODER.decode(text)
-    except JsonMappingError:
-        raise
+        return _DECODER.decode(text)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         raise JsonMappingError(f"not JSON: {error.msg.lower()} at {where}") from None
     except RecursionError:
         raise JsonMappingError("not JSON this server reads: nested too deeply") from None
-    return parse_dict(js, message, ignore_unknown_fields=ignore_unknown_fields)
 
 
 def parse_dict(js: Any, message: Message, *, ignore_unknown_fields: bool = False) -> Message:
@@ -181,12 +185,35 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(result) != len(pairs):
         seen: set[str] = set()
         duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise JsonMappingError(f"duplicate key {duplicate!r}")
+        raise JsonMappingError(f"duplicate key {_shown(duplicate)}")
     return result
 
 
+def _integer(text: str) -> int:
+    """A JSON integer, as json.loads reads it; past Python's limit on the digits an
+    int is read from (sys.set_int_max_str_digits) int() raises a ValueError that
+    json.loads lets through, and json_format refuses the text."""
+    try:
+        return int(text)
+    except ValueError:
+        digits = len(text.lstrip("-"))
+        limit = sys.get_int_max_str_digits()
+        raise JsonMappingError(
+            f"not JSON this server reads: an integer of {digits} digits (at most {limit})"
+        ) from None
+
+
 #: json.loads(text, object_pairs_hook=...) builds a decoder on every call; this one is reused.
-_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys)
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_int=_integer)
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)`` for an error message, cut short: a caller's value may be 64 KB long."""
+    text = repr(value)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
+
+
+_SHOWN_CHARS = 40
 
 
 def _wrapped(
@@ -473,7 +500,7 @@ def _compile_parse_into(descriptor: Descriptor, in_progress: _InProgress) -> Par
                 # extension's "[name]", which json_format refuses all the same.
                 if ignore_unknown and not _EXTENSION_NAME.match(key):
                     continue
-                raise JsonMappingError(f"{full_name} has no field {key!r} (fields: {known})")
+                raise JsonMappingError(f"{full_name} has no field {_shown(key)} (fields: {known})")
             setter, oneof = entry
             if oneof is not None and value is not None:
                 # A oneof (or an `optional` field, whose presence is a oneof) takes one value.
@@ -658,10 +685,10 @@ def _map_setter(field: FieldDescriptor, in_progress: _InProgress) -> Setter:
                 else:
                     target[converted_key] = value_convert(item)  # type: ignore[misc]
             except JsonMappingError as error:
-                error.path.insert(0, f"[{key!r}]")
+                error.path.insert(0, f"[{_shown(key)}]")
                 raise
             except Exception as error:
-                raise _wrapped(error, path=[f"[{key!r}]"]) from error
+                raise _wrapped(error, path=[f"[{_shown(key)}]"]) from error
 
     return set_map
 
@@ -695,11 +722,11 @@ def _to_int(value: Any) -> int:
         return value
     # json_format's _ConvertInteger, step by step.
     if isinstance(value, float) and not value.is_integer():
-        raise JsonMappingError(f"not an integer: {value!r}")
+        raise JsonMappingError(f"not an integer: {_shown(value)}")
     if isinstance(value, str) and " " in value:
-        raise JsonMappingError(f"not an integer: {value!r}")
+        raise JsonMappingError(f"not an integer: {_shown(value)}")
     if isinstance(value, bool):
-        raise JsonMappingError(f"not an integer: {value!r}")
+        raise JsonMappingError(f"not an integer: {_shown(value)}")
     if not isinstance(value, int | float | str):
         raise JsonMappingError(f"expected an integer, not {_kind(value)}")
     try:
@@ -708,9 +735,9 @@ def _to_int(value: Any) -> int:
         try:
             number = float(value)
         except ValueError:
-            raise JsonMappingError(f"not an integer: {value!r}") from None
+            raise JsonMappingError(f"not an integer: {_shown(value)}") from None
         if not number.is_integer():
-            raise JsonMappingError(f"not an integer: {value!r}") from None
+            raise JsonMappingError(f"not an integer: {_shown(value)}") from None
         return int(number)
 
 
@@ -736,7 +763,7 @@ def _int_in_range(low: int, high: int) -> Callable[[Any], int]:
 
 def _to_bool(value: Any) -> bool:
     if type(value) is not bool:
-        raise JsonMappingError(f"expected true or false, not {value!r}")
+        raise JsonMappingError(f"expected true or false, not {_shown(value)}")
     return value
 
 
@@ -745,7 +772,7 @@ def _to_bool_key(value: Any) -> bool:
         return True
     if value == "false":
         return False
-    raise JsonMappingError(f'expected "true" or "false", not {value!r}')
+    raise JsonMappingError(f'expected "true" or "false", not {_shown(value)}')
 
 
 def _to_string(value: Any) -> str:
@@ -789,6 +816,8 @@ def _to_floating(value: Any, *, float32: bool) -> float:
         raise JsonMappingError('write "NaN", not "nan"')
     try:
         return float(value)
+    except OverflowError:  # an integer past the largest double
+        raise JsonMappingError('a number out of range: write "Infinity" or "-Infinity"') from None
     except ValueError:
         if value == "-Infinity":
             return float("-inf")
@@ -796,7 +825,7 @@ def _to_floating(value: Any, *, float32: bool) -> float:
             return float("inf")
         if value == "NaN":
             return float("nan")
-        raise JsonMappingError(f"not a number: {value!r}") from None
+        raise JsonMappingError(f"not a number: {_shown(value)}") from None
 
 
 def _enum_converter(enum: EnumDescriptor) -> Callable[[Any], int]:
@@ -817,16 +846,17 @@ def _enum_converter(enum: EnumDescriptor) -> Callable[[Any], int]:
         number = by_name.get(value)
         if number is not None:
             return number
-        # As json_format: anything int() takes is a number ("2", 2.5, true).
+        # As json_format: anything int() takes is a number ("2", 2.5, true);
+        # not an infinity (OverflowError), which json_format lets through.
         try:
             number = int(value)
-        except ValueError:
-            raise JsonMappingError(f"{value!r} is not a value of {full_name}") from None
+        except (ValueError, OverflowError):
+            raise JsonMappingError(f"{_shown(value)} is not a value of {full_name}") from None
         known = by_number.get(number)
         if known is not None:
             return int(known.number)
         if closed:
-            raise JsonMappingError(f"{value!r} is not a value of {full_name}")
+            raise JsonMappingError(f"{_shown(value)} is not a value of {full_name}")
         return number
 
     return to_enum

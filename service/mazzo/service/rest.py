@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTo
 
 from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.handlers import EngineHandlers, Rpc, rpcs
+from mazzo.service.headers import ANSWER_HEADERS, DOCS_POLICY, PLAY_POLICY
 from mazzo.service.json_mapping import JsonMappingError, message_to_json, parse
 from mazzo.service.metrics import Metrics, instrument_flask
 
@@ -152,12 +153,20 @@ def create_app(
     app.before_request(_refuse_long_targets)
     app.add_url_rule("/readyz", "readyz", _readyz(ready), methods=["GET"])
     allow_cross_origin(app, cors_origins)
+    app.after_request(_add_security_headers)
     add_api_reference(app)
     add_play_page(app)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
     instrument_flask(app, metrics, serve_metrics=metrics_on_rest)
     return app
+
+
+def _add_security_headers(response: Response) -> Response:
+    """Every answer's (mazzo.service.headers); a page has set its own policy already."""
+    for name, value in ANSWER_HEADERS:
+        response.headers.setdefault(name, value)
+    return response
 
 
 # ---------------------------------------------------------------- CORS
@@ -202,25 +211,27 @@ _STATIC = pathlib.Path(__file__).resolve().parent / "static"
 #: The committed document (tools/gen_openapi.py) in a checkout; an installed copy
 #: (the container image) carries it as package data instead.
 OPENAPI_PATHS = (
-    pathlib.Path(__file__).resolve().parents[2] / "docs" / "openapi.json",
+    pathlib.Path(__file__).resolve().parents[3] / "docs" / "openapi.json",
     _STATIC / "openapi.json",
 )
 RAPIDOC = _STATIC / "rapidoc" / "rapidoc-min.js"
 
 #: The page that renders /openapi.json with RapiDoc (vendored: no request leaves
-#: for another site; system fonts, so none is fetched either).
+#: for another site; load-fonts="false" and system fonts, so none is fetched either).
 API_PAGE = b"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Mazzo API</title>
+<link rel="icon" href="data:,">
 <script type="module" src="/docs/rapidoc-min.js"></script>
 </head>
 <body>
 <rapi-doc spec-url="/openapi.json" render-style="read" show-header="false"
   allow-try="true" allow-server-selection="false" schema-description-expanded="true"
-  regular-font="system-ui, sans-serif" mono-font="ui-monospace, monospace"></rapi-doc>
+  load-fonts="false" regular-font="system-ui, sans-serif"
+  mono-font="ui-monospace, monospace"></rapi-doc>
 </body>
 </html>
 """
@@ -240,7 +251,9 @@ def add_api_reference(app: Flask) -> None:
         return _json_bytes(body)
 
     def page() -> Response:
-        return Response(API_PAGE, mimetype="text/html")
+        response = Response(API_PAGE, mimetype="text/html")
+        response.headers["Content-Security-Policy"] = DOCS_POLICY
+        return response
 
     def rapidoc() -> Response:
         response = Response(script, mimetype="text/javascript")
@@ -271,7 +284,9 @@ def add_play_page(app: Flask) -> None:
         return
 
     def page() -> Response:
-        return _static_file(files, "index.html")
+        response = _static_file(files, "index.html")
+        response.headers["Content-Security-Policy"] = PLAY_POLICY
+        return response
 
     def asset(name: str) -> Response:
         return _static_file(files, name)
