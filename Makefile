@@ -28,12 +28,15 @@ serve: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 play: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 	$(VENV)/bin/mazzo play $(PLAY_ARGS)
 
+# The suite runs in TEST_PROCESSES processes (pytest-xdist), each test file in one of them
+# (its module fixtures, such as the servers it starts, made once).
+TEST_PROCESSES ?= 2
 test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF) $(PROMTOOL) chromium
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) tools/buf_check.py
 	$(MAKE) --no-print-directory rules-check
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile
 
 # The golden playthroughs (tests/golden) made again: each file's moves replayed
 # while the engine takes them; review the diff. GOLDEN_ARGS=--fresh plays new games.
