@@ -7,13 +7,13 @@ never changes the one it was given.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar, cast
 
 from mazzo.engine.cards import Card
-from mazzo.engine.errors import IllegalMove, InvalidInput, Reason
+from mazzo.engine.errors import InvalidInput, Reason, RuleError
 from mazzo.engine.events import Event, GameOver, HandScored
 
 _new = tuple.__new__
@@ -110,6 +110,25 @@ class Game:
 
 
 # ---------------------------------------------------------------- shared rule pieces
+
+
+class IllegalMove(RuleError):
+    """The move is well formed but the rules forbid it here (mazzo.engine.errors).
+
+    ``choices`` lists the legal alternatives when that helps the caller (an
+    ambiguous capture lists every capture the card could make).
+    """
+
+    def __init__(
+        self,
+        reason: Reason,
+        message: str,
+        details: Mapping[str, str] | None = None,
+        choices: tuple[Move, ...] = (),
+    ):
+        super().__init__(reason, message, details)
+        self.choices = choices
+
 
 #: Bounds of a state's counters that no real game reaches (a game is played to
 #: at most 1,000 points, and every hand scores at least one point), well inside

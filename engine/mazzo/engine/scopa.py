@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from mazzo.engine import deal, packing
 from mazzo.engine.cards import ACE, CUPS, DECK, DECK_SIZE, KING, RANK_OF, RANKS, Card, format_cards
-from mazzo.engine.errors import IllegalMove, InvalidInput, Reason
+from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.events import (
     Capture,
     CardPlayed,
@@ -35,6 +35,7 @@ from mazzo.engine.game import (
     MAX_HAND_NUMBER,
     MAX_SCORE,
     Game,
+    IllegalMove,
     Move,
     OptionSpec,
     Status,

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from mazzo.engine import deal, packing
 from mazzo.engine.cards import DECK_SIZE, SUITS, Card
-from mazzo.engine.errors import IllegalMove, InvalidInput, Reason
+from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.events import (
     CardDrawn,
     CardPlayed,
@@ -33,6 +33,7 @@ from mazzo.engine.game import (
     MAX_HAND_NUMBER,
     MAX_SCORE,
     Game,
+    IllegalMove,
     Move,
     OptionSpec,
     Status,
