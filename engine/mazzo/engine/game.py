@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar, cast
 
 from mazzo.engine.cards import Card
 from mazzo.engine.errors import InvalidInput, Reason, RuleError
 from mazzo.engine.events import Event, GameOver, HandScored
+from mazzo.engine.options import OptionSpec
 
 _new = tuple.__new__
 
@@ -39,26 +39,6 @@ class Status(NamedTuple):
     @property
     def game_over(self) -> bool:
         return self.winning_side is not None
-
-
-@dataclass(frozen=True, slots=True)
-class OptionSpec:
-    """One rules option as the catalog shows it."""
-
-    name: str
-    type: str  # "int", "bool" or "enum"
-    default: int | bool | str
-    description: str
-    allowed: tuple[str, ...] = ()
-    min: int = 0
-    max: int = 0
-
-    @classmethod
-    def enum(cls, name: str, default: StrEnum, description: str) -> OptionSpec:
-        """An enum option: its allowed values are every member of the default's enum."""
-        return cls(
-            name, "enum", default.value, description, allowed=tuple(m.value for m in type(default))
-        )
 
 
 class Move(NamedTuple):
@@ -96,6 +76,10 @@ class Game:
     description: str
     player_counts: tuple[int, ...]
     options: tuple[OptionSpec, ...]
+    #: ``rules(**options)``: the rules ``new_game`` takes, from options named as in
+    #: ``options`` (and ``players``), values as the game's rules take them; an option
+    #: left out keeps its default (Scopa: the variant's preset).
+    rules: Callable[..., Any]
     new_game: Callable[..., tuple[Any, list[Event]]]
     legal_moves: Callable[[Any], list[Move]]
     resolve: Callable[[Any, Move], Move]

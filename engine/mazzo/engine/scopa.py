@@ -37,7 +37,6 @@ from mazzo.engine.game import (
     Game,
     IllegalMove,
     Move,
-    OptionSpec,
     Status,
     check_seat,
     check_turn,
@@ -47,14 +46,13 @@ from mazzo.engine.game import (
     replace_at,
     status_of,
 )
+from mazzo.engine.options import catalog
 from mazzo.engine.scopa_rules import (
     BOOL_FIELDS,
     ENUM_FIELDS,
-    MAX_TARGET,
     PLAYER_COUNTS,
     AceSweep,
     CaptureRule,
-    DealRule,
     Face,
     PrimieraRule,
     ScopaRules,
@@ -858,74 +856,8 @@ SCOPA = Game(
         "sweep the table."
     ),
     player_counts=PLAYER_COUNTS,
-    options=(
-        OptionSpec.enum(
-            "variant",
-            Variant.SCOPA,
-            "the preset of every switch below; a switch set by the caller overrides it",
-        ),
-        OptionSpec("target", "int", 11, "points to win", min=1, max=MAX_TARGET),
-        OptionSpec("napola", "bool", False, "score the run of coins from the ace"),
-        OptionSpec.enum(
-            "primiera",
-            PrimieraRule.STANDARD,
-            "how the primiera point is decided",
-        ),
-        OptionSpec.enum(
-            "deal",
-            DealRule.THREE,
-            "3 each and 4 on the table, or Scopone's 9 + 4 or 10 each",
-        ),
-        OptionSpec.enum(
-            "capture",
-            CaptureRule.SCOPA,
-            "by rank or sum, by fifteen (Quindici, Escoba), or either (Cirulla)",
-        ),
-        OptionSpec("ace_takes_all", "bool", False, "an ace takes the whole table"),
-        OptionSpec.enum(
-            "ace_sweep",
-            AceSweep.ORDINARY,
-            "when an ace that takes all makes a sweep",
-        ),
-        OptionSpec(
-            "fewest_cards", "bool", False, "among several sums, only the fewest cards may be taken"
-        ),
-        OptionSpec("redeal_kings", "bool", True, "a first table with 3 or 4 kings is dealt again"),
-        OptionSpec(
-            "redeal_aces", "bool", False, "a first table with 2 or more aces is dealt again"
-        ),
-        OptionSpec.enum(
-            "first_table_bonus",
-            TableBonus.NONE,
-            "the dealer takes a first table of 15 (or 30) as sweeps",
-        ),
-        OptionSpec("declarations", "bool", False, "Cirulla's hand declarations, with the matta"),
-        OptionSpec("grande_piccola", "bool", False, "Cirulla's grande (5) and piccola (3+)"),
-        OptionSpec("re_bello", "card", "", "a second bonus card worth 1 point (e.g. 10D)"),
-        OptionSpec.enum(
-            "face",
-            Face.ITALIAN,
-            "the names of the cards in views; the codes never change",
-        ),
-        OptionSpec(
-            "compulsory_capture",
-            "bool",
-            True,
-            "a card that can take must take; off (Escoba), it may also be laid",
-        ),
-        OptionSpec(
-            "matta_wild_in_first_table",
-            "bool",
-            False,
-            "Cirulla: the matta (7C) counts as any value in the first-table total",
-        ),
-        OptionSpec(
-            "piccola_stops_at_six",
-            "bool",
-            False,
-            "Cirulla: the piccola's run of coins stops at the 6, not the 7",
-        ),
-    ),
+    options=catalog(ScopaRules),
+    rules=ScopaRules.preset,
     new_game=new_game,
     legal_moves=legal_moves,
     resolve=resolve,

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from mazzo.engine import deal, packing
+from mazzo.engine import deal, options, packing
 from mazzo.engine.cards import DECK_SIZE, SUITS, Card
 from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.events import (
@@ -35,7 +35,6 @@ from mazzo.engine.game import (
     Game,
     IllegalMove,
     Move,
-    OptionSpec,
     Status,
     check_seat,
     check_turn,
@@ -45,6 +44,7 @@ from mazzo.engine.game import (
     replace_at,
     status_of,
 )
+from mazzo.engine.options import number, switch
 
 PLAYER_COUNTS = (2, 4)
 HAND_SIZE = 10
@@ -61,9 +61,11 @@ THIRDS = (0, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1)
 
 @dataclass(frozen=True, slots=True)
 class TressetteRules:
+    """Every option of a game of Tressette, each declared once (mazzo.engine.options)."""
+
     players: int = 2
-    target: int = DEFAULT_TARGET
-    napoletana: bool = False
+    target: int = number(DEFAULT_TARGET, "points to win", low=1, high=MAX_TARGET)
+    napoletana: bool = switch(False, "3 points for holding the 3, 2 and ace of a suit")
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or self.players not in PLAYER_COUNTS:
@@ -71,16 +73,7 @@ class TressetteRules:
                 Reason.INVALID_PLAYERS,
                 f"Tressette is played by 2 or 4 players, not {self.players}",
             )
-        if type(self.target) is not int or not 1 <= self.target <= MAX_TARGET:
-            raise InvalidInput(
-                Reason.INVALID_OPTION,
-                f"target must be between 1 and {MAX_TARGET}, not {self.target}",
-                {"option": "target"},
-            )
-        if type(self.napoletana) is not bool:
-            raise InvalidInput(
-                Reason.INVALID_OPTION, "napoletana must be true or false", {"option": "napoletana"}
-            )
+        options.check(self)
 
     @property
     def with_stock(self) -> bool:
@@ -567,10 +560,8 @@ TRESSETTE = Game(
     title="Tressette",
     description="The trick-taking game without trumps: follow suit, win the 3s, 2s and aces.",
     player_counts=PLAYER_COUNTS,
-    options=(
-        OptionSpec("target", "int", DEFAULT_TARGET, "points to win", min=1, max=MAX_TARGET),
-        OptionSpec("napoletana", "bool", False, "3 points for holding the 3, 2 and ace of a suit"),
-    ),
+    options=options.catalog(TressetteRules),
+    rules=TressetteRules,
     new_game=new_game,
     legal_moves=legal_moves,
     resolve=resolve,
