@@ -73,7 +73,7 @@ def rules_or_refusal(make: Any) -> Any:
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.name)
-@settings(max_examples=150, derandomize=True)
+@settings(max_examples=60, derandomize=True)
 @given(data=st.data())
 def test_an_options_message_makes_the_rules_its_options_make_or_the_same_refusal(
     game: Game, data: st.DataObject
