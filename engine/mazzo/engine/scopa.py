@@ -540,8 +540,8 @@ def apply(
     events.append(_new(CardPlayed, (seat, card)))
     if take:
         side = last_capture_side = seat % 2 if rules.teams else seat
-        sweep = len(take) == len(table) and _is_sweep(
-            state, card, last_card=hands_empty and not stock
+        sweep = len(take) == len(table) and is_sweep(
+            rules, card, table, last_card=hands_empty and not stock
         )
         if len(take) == 1:  # the usual capture, by rank: cut the one card out
             at = table.index(*take)
@@ -594,17 +594,16 @@ def apply(
     return state, events
 
 
-def _is_sweep(state: ScopaState, card: Card, last_card: bool) -> bool:
-    """A capture emptying the table sweeps, except with the last card of the hand
-    and, as the rules say, with an ace that takes all."""
+def is_sweep(rules: ScopaRules, card: Card, table: Sequence[Card], last_card: bool) -> bool:
+    """Whether ``card`` taking the whole ``table`` sweeps: it does, except with the
+    last card of the hand and, as ``rules.ace_sweep`` says, with an ace that takes all."""
     if last_card:
         return False
-    rules = state.rules
     if not rules.ace_takes_all or RANK_OF[card] != ACE:
         return True
     if rules.ace_sweep is AceSweep.NEVER:
         return False
-    took_all = ACE not in (RANK_OF[t] for t in state.table)
+    took_all = ACE not in (RANK_OF[t] for t in table)
     return rules.ace_sweep is AceSweep.ALWAYS or not took_all
 
 

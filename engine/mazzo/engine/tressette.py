@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from mazzo.engine import deal, options, packing
-from mazzo.engine.cards import DECK_SIZE, SUITS, Card
+from mazzo.engine.cards import DECK, DECK_SIZE, RANK_OF, SUIT_OF, SUITS, Card
 from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.events import (
     CardDrawn,
@@ -57,6 +57,14 @@ NAPOLETANA_RANKS = (3, 2, 1)
 STRENGTH = (0, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7)
 #: Value in thirds of a point of ranks 1..10: ace 3; 2, 3 and the face cards 1.
 THIRDS = (0, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1)
+#: The same by card index (0..39): plain look-ups for the hot paths, the engine's
+#: and the expert's play-outs (mazzo.engine.players.fast_tressette).
+CARD_STRENGTH = tuple(STRENGTH[RANK_OF[c]] for c in DECK)
+CARD_THIRDS = tuple(THIRDS[RANK_OF[c]] for c in DECK)
+#: By suit: the cards of its napoletana.
+NAPOLETANA_CARDS = tuple(
+    tuple(Card.of(rank, suit) for rank in NAPOLETANA_RANKS) for suit in range(len(SUITS))
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,12 +212,12 @@ def _start_hand(
 # ---------------------------------------------------------------- moves
 
 
-def _led_suit_in_hand(state: TressetteState, seat: int) -> tuple[Card, ...]:
-    """The cards ``seat`` must choose from to follow suit (none when leading)."""
-    if not state.trick:
-        return ()
-    led = state.trick[0].suit
-    return tuple(c for c in state.hands[seat] if c.suit == led)
+def playable(hand: Sequence[Card], trick: Sequence[Card]) -> Sequence[Card]:
+    """The cards of ``hand`` that may be played to ``trick``: follow suit when you can."""
+    if not trick:
+        return hand
+    led = SUIT_OF[trick[0]]
+    return [c for c in hand if SUIT_OF[c] == led] or hand
 
 
 def legal_moves(state: TressetteState) -> list[Move]:
@@ -217,8 +225,7 @@ def legal_moves(state: TressetteState) -> list[Move]:
     if state.game_over:
         return []
     seat = state.to_play
-    followers = _led_suit_in_hand(state, seat)
-    return [Move(seat, card) for card in followers or state.hands[seat]]
+    return [Move(seat, card) for card in playable(state.hands[seat], state.trick)]
 
 
 def resolve(state: TressetteState, move: Move) -> Move:
@@ -234,8 +241,8 @@ def resolve(state: TressetteState, move: Move) -> Move:
         raise InvalidInput(
             Reason.TAKE_NOT_ALLOWED, "a Tressette move is a card alone: no take, no lay"
         )
-    followers = _led_suit_in_hand(state, move.seat)
-    if followers and move.card not in followers:
+    followers = playable(state.hands[move.seat], state.trick)
+    if move.card not in followers:  # it is in the hand: the hand holds the led suit
         led = SUITS[state.trick[0].suit]
         raise IllegalMove(
             Reason.MUST_FOLLOW_SUIT,
@@ -280,11 +287,15 @@ def apply(
 
 def trick_winner(leader: int, trick: Sequence[Card], players: int) -> int:
     """The seat whose card is the strongest of the led suit."""
-    led = trick[0].suit
-    best = max(
-        (i for i, c in enumerate(trick) if c.suit == led), key=lambda i: STRENGTH[trick[i].rank]
+    return (leader + winning_index(trick)) % players
+
+
+def winning_index(trick: Sequence[Card]) -> int:
+    """The position in ``trick`` (complete or not) of the strongest card of the led suit."""
+    led = SUIT_OF[trick[0]]
+    return max(
+        (i for i, c in enumerate(trick) if SUIT_OF[c] == led), key=lambda i: CARD_STRENGTH[trick[i]]
     )
-    return (leader + best) % players
 
 
 def _finish_trick(
@@ -337,8 +348,8 @@ def _declare(
     """Declare every napoletana of ``seat`` not yet declared that involves a card of ``among``."""
     hand = set(state.hands[seat])
     side = state.rules.side_of(seat)
-    for suit in sorted({c.suit for c in among}):
-        cards = tuple(Card.of(rank, suit) for rank in NAPOLETANA_RANKS)
+    for suit in sorted({SUIT_OF[c] for c in among}):
+        cards = NAPOLETANA_CARDS[suit]
         if state.declared[seat] & (1 << suit) or not hand.issuperset(cards):
             continue
         events.append(NapoletanaDeclared(seat, side, suit, cards, NAPOLETANA_POINTS))
@@ -364,22 +375,29 @@ def _end_hand(
 
 
 def thirds(cards: Sequence[Card]) -> int:
-    return sum(THIRDS[c.rank] for c in cards)
+    return sum(map(CARD_THIRDS.__getitem__, cards))
 
 
 def score_hand(
     piles: Sequence[Sequence[Card]], last_trick_side: int, napoletana: Sequence[int]
 ) -> tuple[TressetteSideScore, ...]:
     """Each side: its thirds floored to points, 1 for the last trick, its napoletana."""
+    return side_scores([thirds(pile) for pile in piles], last_trick_side, napoletana)
+
+
+def side_scores(
+    thirds_won: Sequence[int], last_trick_side: int, napoletana: Sequence[int]
+) -> tuple[TressetteSideScore, ...]:
+    """:func:`score_hand` from the thirds each side won."""
     return tuple(
         TressetteSideScore(
             side=side,
-            thirds=thirds(pile),
-            card_points=thirds(pile) // 3,
+            thirds=won,
+            card_points=won // 3,
             last_trick_point=int(side == last_trick_side),
             napoletana=napoletana[side],
         )
-        for side, pile in enumerate(piles)
+        for side, won in enumerate(thirds_won)
     )
 
 
