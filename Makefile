@@ -17,7 +17,7 @@ BUF := tools/buf/node_modules/.bin/buf
 # promtool, from Debian's prometheus package unpacked under build/ (see rules-check).
 PROMTOOL := build/promtool/usr/bin/promtool
 
-.PHONY: serve play test loadtest bench arena instructions fuzz slowloris lint typecheck gen openapi \
+.PHONY: serve play test golden loadtest bench arena instructions fuzz slowloris lint typecheck gen openapi \
 	buf buf-baseline clean image image-test lock rules-check hadolint chromium
 
 serve: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
@@ -34,6 +34,11 @@ test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF) $(PROMTOOL) chro
 	$(PY) tools/buf_check.py
 	$(MAKE) --no-print-directory rules-check
 	$(PY) -m pytest
+
+# The golden playthroughs (tests/golden) made again: each file's moves replayed
+# while the engine takes them; review the diff. GOLDEN_ARGS=--fresh plays new games.
+golden: $(INSTALLED)
+	$(PY) -m tests.engine.goldens $(GOLDEN_ARGS)
 
 # The web table's test (tests/web) drives Debian's Chromium with its driver:
 # installed here when missing (as root on Debian; elsewhere run the command).

@@ -1,4 +1,6 @@
-"""State tokens: their size by game and player count, and the time to seal and open one."""
+"""State tokens: their size by game and player count, and the time to seal and open one,
+in the format the server seals (3, AES-256-GCM-SIV) and beside it the previous one
+(2, AES-GCM), measured in the same runs."""
 
 from __future__ import annotations
 
@@ -8,13 +10,16 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks.engine_bench import Case, available_cases, mid_hand_positions
-from benchmarks.stats import Figure, Table
+from benchmarks.stats import Figure, Table, ratio
 from mazzo.engine import dump_state, load_state
-from mazzo.service.state_token import StateSealer
+from mazzo.service.state_token import FORMAT_VERSION, GCM_FORMAT_VERSION, StateSealer
 from mazzo.service.trust import GAME_ID_BYTES, dump_record
 
-#: AES-256-GCM, as the development key and the recommended production key.
+#: A 32-byte key, as the development key and the recommended production key.
 BENCH_KEYS = [("k1", bytes(range(32)))]
+#: What each run measures, in turn: format 3's seal and open, format 2's ("2"),
+#: and the engine's encoding both ways.
+OPERATIONS = ("seal", "open", "seal 2", "open 2", "dump", "load")
 
 
 def _record(state: Any) -> bytes:
@@ -46,6 +51,8 @@ def _per_item_us(call: Callable[[Any], Any], items: list[Any], seconds: float) -
 
 def run(*, repeats: int, call_seconds: float, seeds: int, sample_games: int) -> list[Table]:
     sealer = StateSealer(BENCH_KEYS)
+    # The baseline: the format the server sealed before (opened by the same sealer).
+    gcm_sealer = StateSealer(BENCH_KEYS, seal_format=GCM_FORMAT_VERSION)
     cases, skipped = available_cases()
     sizes = Table(
         "token_sizes",
@@ -65,16 +72,31 @@ def run(*, repeats: int, call_seconds: float, seeds: int, sample_games: int) -> 
         "State token: microseconds per operation on mid-hand states, one core (median, min..max)",
         ["game", "seal us", "open us", "dump_state us", "load_state us"],
         notes=[
-            "seal/open: AES-256-GCM (cryptography) with the header as associated data;",
+            f"seal/open: format {FORMAT_VERSION}, AES-256-GCM-SIV (cryptography) under the token",
+            "key, the header as associated data (format 2 beside it: token_formats);",
             "dump_state/load_state: the engine's compact encoding, checks included.",
             "A Play or Validate opens and decodes one token; a Play also encodes and seals one.",
         ],
     )
+    formats = Table(
+        "token_formats",
+        "State token formats: microseconds to seal and open, format 3 beside format 2"
+        " (median, min..max)",
+        ["game", "seal us: 3", "seal us: 2", "seal 3 vs 2", "open us: 3", "open us: 2",
+         "open 3 vs 2"],
+        notes=[
+            f"Format {FORMAT_VERSION}: AES-256-GCM-SIV under a key derived from the state key;",
+            f"format {GCM_FORMAT_VERSION}: AES-256-GCM under the state key (sealed until format 3,",
+            "opened still). Same payloads, same runs, interleaved; CPU time of one core.",
+            "'3 vs 2': run-by-run ratio of the two (1.0: as fast).",
+        ],
+    )  # fmt: skip
     for case in cases:
         at_deal = _token_sizes(case, sealer, seeds)
         states = [s for s, _ in mid_hand_positions(case, sample_games, first_seed=20_000)]
         payloads = [_record(s) for s in states]
         tokens = [sealer.seal(p) for p in payloads]
+        gcm_tokens = [gcm_sealer.seal(p) for p in payloads]
         encoded = [dump_state(s) for s in states]
         sizes.add(
             case.label,
@@ -83,11 +105,28 @@ def run(*, repeats: int, call_seconds: float, seeds: int, sample_games: int) -> 
             max(len(t) for t in tokens),
             max(len(p) for p in payloads),
         )
-        runs: dict[str, list[float]] = {"seal": [], "open": [], "dump": [], "load": []}
+        measured: dict[str, tuple[Callable[[Any], Any], list[Any]]] = {
+            "seal": (sealer.seal, payloads),
+            "open": (sealer.open, tokens),
+            "seal 2": (gcm_sealer.seal, payloads),
+            "open 2": (sealer.open, gcm_tokens),
+            "dump": (dump_state, states),
+            "load": (load_state, encoded),
+        }
+        runs: dict[str, list[float]] = {name: [] for name in OPERATIONS}
         for _ in range(repeats):
-            runs["seal"].append(_per_item_us(sealer.seal, payloads, call_seconds))
-            runs["open"].append(_per_item_us(sealer.open, tokens, call_seconds))
-            runs["dump"].append(_per_item_us(dump_state, states, call_seconds))
-            runs["load"].append(_per_item_us(load_state, encoded, call_seconds))
-        times.add(case.label, *(Figure.of(runs[k], "us") for k in ("seal", "open", "dump", "load")))
-    return [sizes, times]
+            for name in OPERATIONS:
+                call, items = measured[name]
+                runs[name].append(_per_item_us(call, items, call_seconds))
+        figures = {name: Figure.of(runs[name], "us") for name in OPERATIONS}
+        times.add(case.label, *(figures[k] for k in ("seal", "open", "dump", "load")))
+        formats.add(
+            case.label,
+            figures["seal"],
+            figures["seal 2"],
+            ratio(figures["seal"], figures["seal 2"]),
+            figures["open"],
+            figures["open 2"],
+            ratio(figures["open"], figures["open 2"]),
+        )
+    return [sizes, times, formats]

@@ -22,6 +22,7 @@ TABLES = {
     "engine_calls",
     "token_sizes",
     "token_times",
+    "token_formats",
     "json_mapping",
     "handlers",
     "service",
@@ -83,6 +84,9 @@ def test_a_smoke_run_prints_every_table_and_writes_the_results(
     assert "Scopa, 2 players, to 11" in measured
     if "tressette" in mazzo.engine.GAMES:
         assert {"Tressette, 2 players", "Tressette, 4 players"} <= measured
+    # Format 3 is measured beside format 2 for every game the token benchmark measures.
+    labels = [row[0] for row in tables["token_times"]["rows"]]
+    assert [row[0] for row in tables["token_formats"]["rows"]] == labels
     # No call failed, and the ratios are there.
     assert not any("ERRORS" in note for note in tables["service"]["notes"])
     assert len(tables["service_ratios"]["rows"]) == 9  # 4 targets, 4 cold rows, the calibration

@@ -109,7 +109,8 @@ class SdistWithProto(sdist):
 stage_protos()
 make_package_folders()
 setup(
-    packages=["mazzo_client", *proto_packages()],
+    # mazzo_client.play is `mazzo play`, the console script's package.
+    packages=["mazzo_client", "mazzo_client.play", *proto_packages()],
     install_requires=runtime_requirements(),
     cmdclass={"build_py": BuildWithGeneratedCode, "sdist": SdistWithProto},
 )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mazzo_client import MazzoClient, pb
 from mazzo_client.play import main
-from mazzo_client.play.record import Record
+from mazzo_client.play.record import load
 
 SERVER_STATUS = re.compile(r"^Server status: game over, scores ([\d ]+), winning side (\d+)", re.M)
 MATCH = re.compile(r"^Match: (.*) \(playing to (\d+)\)$", re.M)
@@ -43,7 +43,7 @@ def scores_said(text: str) -> list[int]:
 def replayed_scores(target: str, record_path: Path) -> list[int]:
     """The final scores the server gives the recorded moves, played by this test's
     own client with each seat's credential."""
-    record = Record.load(record_path)
+    record = load(record_path)
     with MazzoClient(target, timeout=60) as mazzo:
         request = record.request
         game = request.WhichOneof("game")

@@ -9,13 +9,20 @@ move (and the first capture when a card has several).
 
 from __future__ import annotations
 
+import json
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from google.protobuf import json_format
 
+from mazzo.engine import DECK, get_game
+from mazzo.engine import record as library
+from mazzo.engine.scopa_rules import ScopaRules
 from mazzo_client.play.narrate import Narrator
+from mazzo_client.play.record import load
 from mazzo_client.play.text import PRIMIERA_SCALE, Names, Seating, rank
 from tests.clients.play_support import (
     assert_consistent_ending,
@@ -182,6 +189,119 @@ def test_a_replay_whose_moves_run_out_stops_with_an_error(server: Served, tmp_pa
     again = play("--replay", str(record), "--server", server.grpc_target, answers="")
     assert again.code == 1
     assert "The record ends here, at move" in again.out
+
+
+def test_the_record_is_the_engines_game_record_and_the_library_replays_it_to_its_result(
+    server: Served, tmp_path: Path
+) -> None:
+    path = tmp_path / "cirulla.json"
+    run = play(
+        *("--variant", "cirulla", "--players", "3", "--bots", "greedy,random", "--target", "5"),
+        *("--seat", "1", "--record", str(path), "--server", server.grpc_target),
+    )
+    assert_consistent_ending(run)
+    record = library.loads(path.read_text())
+    assert (record.game, record.players, record.seats) == (
+        "scopa",
+        3,
+        ("greedy", "human", "random"),
+    )
+    assert record.options == {"target": 5, "variant": "cirulla"}
+    assert record.result is not None and list(record.result.scores) == run.server_scores
+    final = library.replay(record)  # every move legal, and the same result
+    assert list(final.scores) == run.server_scores
+
+
+def test_a_record_written_by_the_library_replays_through_the_server(
+    server: Served, tmp_path: Path
+) -> None:
+    game, rules = get_game("scopa"), ScopaRules.preset("escoba", players=4, target=5)
+    decks = [tuple(reversed(DECK))]
+    state, _ = game.new_game(rules, seed=9, decks=decks, first_dealer=1)
+    rng, moves = random.Random(9), []
+    while not game.status(state).game_over:
+        moves.append(rng.choice(game.legal_moves(state)))
+        state, _ = game.apply(state, moves[-1])
+    seats = ("Anna", "human", "Bruno", "Carla")
+    record = library.GameRecord.of(
+        game, rules, seed=9, moves=moves, final=state, seats=seats, decks=decks, first_dealer=1
+    )
+    path = tmp_path / "library.json"
+    path.write_text(library.dumps(record))
+    again = play("--replay", str(path), "--server", server.grpc_target, answers="")
+    assert again.code == 0, again.out[-2000:]
+    assert "The replay ends as the record did." in again.out
+    assert again.server_scores == list(game.status(state).scores)
+    assert (
+        "You are seat 1; against you: seat 0 (Anna), seat 2 (Bruno), seat 3 (Carla, your"
+        in again.out
+    )
+    # The record's own decks and first dealer: seat 1 deals the reversed deck.
+    first_deal = re.search(r"^Hand 1: you deal; on the table: (.*)$", again.out, re.M)
+    assert first_deal and all(f"[{c}]" in first_deal[1] for c in ("8S", "7S", "6S", "5S"))
+
+
+def test_a_replay_that_ends_otherwise_than_its_record_says_so(
+    server: Served, tmp_path: Path
+) -> None:
+    path = tmp_path / "quindici.json"
+    play(
+        *("--variant", "quindici", "--bots", "random", "--target", "3"),
+        *("--record", str(path), "--server", server.grpc_target),
+    )
+    data = json.loads(path.read_text())
+    data["result"]["winning_side"] = 1 - data["result"]["winning_side"]
+    path.write_text(json.dumps(data))
+    again = play("--replay", str(path), "--server", server.grpc_target, answers="")
+    assert again.code == 1
+    assert re.search(
+        r"^The record ends at [\d ]+, side \d winning: this server ends", again.out, re.M
+    )
+
+
+def test_a_file_of_an_earlier_mazzo_play_still_replays(server: Served, tmp_path: Path) -> None:
+    path = tmp_path / "tressette.json"
+    first = play(
+        *("--game", "tressette", "--bots", "random", "--target", "3"),
+        *("--record", str(path), "--server", server.grpc_target),
+    )
+    replay = load(path)
+    old = {  # mazzo-play-record/1, as mazzo play wrote it before the engine's records
+        "format": "mazzo-play-record/1",
+        "newGame": json_format.MessageToDict(replay.request),
+        "humanSeat": 0,
+        "bots": {"1": "random"},
+        "moves": [
+            json_format.MessageToDict(m, always_print_fields_with_no_presence=True)
+            for m in replay.moves
+        ],
+        "finalScores": first.server_scores,
+    }
+    path.write_text(json.dumps(old))
+    again = play("--replay", str(path), "--server", server.grpc_target, answers="")
+    assert again.code == 0, again.out[-2000:]
+    assert "The replay ends as the record did." in again.out
+    assert _told(again.out) == _told(first.out)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("not json", "cannot read the record"),
+        ('{"format": "mazzo-record/9"}', "of format 'mazzo-record/9'; this engine reads"),
+        ('{"format": "mazzo-record/1", "game": "scopa", "players": 2, "seed": 1, '
+         '"moves": ["0:7Z"]}', "move 1: '0:7Z' is not a move"),
+        ('{"format": "mazzo-play-record/1", "newGame": {"players": 2}}', "without a seed"),
+    ],
+)  # fmt: skip
+def test_a_file_that_is_no_record_is_refused_clearly(
+    server: Served, tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    run = play("--replay", str(path), "--server", server.grpc_target, answers="")
+    assert run.code == 2
+    assert said in capsys.readouterr().err
 
 
 def test_the_same_seed_and_options_deal_the_same_game(server: Served) -> None:

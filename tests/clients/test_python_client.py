@@ -99,6 +99,28 @@ def test_python_client_installed_from_a_checkout_plays_whole_games(
     assert_whole_games(play(fresh_python, live.grpc_target, tmp_path), fresh_python)
 
 
+def test_mazzo_play_without_the_engine_library_says_records_need_it(
+    checkout: Path, fresh_python: Path, live: Served, tmp_path: Path
+) -> None:
+    # The client alone (no mazzo-engine): it plays, but records and replays need the library.
+    pip = (fresh_python, "-m", "pip")
+    run(*pip, "install", checkout / "clients" / "python", cwd=tmp_path, timeout=INSTALL_TIMEOUT)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    mazzo = fresh_python.parent / "mazzo"
+    for option in ("--record", "--replay"):
+        done = subprocess.run(
+            [mazzo, "play", "--server", live.grpc_target, option, tmp_path / "game.json"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=PLAY_TIMEOUT,
+        )
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert "need the engine library: install mazzo-engine" in done.stderr
+        assert "A game of" not in done.stdout
+
+
 def test_python_client_sdist_carries_the_proto_and_builds_without_the_repository(
     checkout: Path, fresh_python: Path, live: Served, tmp_path: Path
 ) -> None:

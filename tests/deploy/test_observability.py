@@ -71,6 +71,7 @@ def test_the_dashboard_and_alerts_cover_what_operators_watch() -> None:
     assert {"grpc_server_handled_total", "http_requests_total"} <= names
     assert {"grpc_server_handling_seconds_bucket", "http_request_duration_seconds_bucket"} <= names
     assert {"mazzo_moves_total", "mazzo_states_refused_total", "mazzo_worker_up"} <= names
+    assert "mazzo_state_seals_total" in names
     assert {"process_cpu_seconds_total", "process_resident_memory_bytes"} <= names
     assert {"mazzo_suggestions_total", "mazzo_suggest_simulations_total"} <= names
     alerts = {
@@ -140,6 +141,16 @@ def test_every_metric_the_dashboard_and_alerts_name_is_exported(two_workers: Ser
         for expr in exprs:
             unknown = metric_names(expr) - exported
             assert not unknown, f"{source} names metrics the service does not export: {unknown}"
+
+
+def test_seals_are_summed_over_the_workers_under_the_one_development_key(
+    two_workers: Served,
+) -> None:
+    """The workers share their server's generated key: every seal counts under its id."""
+    (labels,) = samples(scrape(two_workers), "mazzo_state_seals_total")
+    assert re.fullmatch(r'\{key="dev-[0-9a-f]{12}"\}', labels)
+    # NewGame and Play over gRPC, NewGame over REST (whichever workers served them).
+    assert samples(scrape(two_workers), "mazzo_state_seals_total")[labels] == 3
 
 
 def test_each_worker_and_the_supervisor_report_their_cpu_and_memory(two_workers: Served) -> None:

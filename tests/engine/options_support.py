@@ -49,7 +49,7 @@ def accepted(game: Game, values: dict[str, Any]) -> Any:
     values = dict(values)
     while True:
         try:
-            return game.rules(**values)
+            return game.make_rules(**values)
         except InvalidInput as refused:
             named = refused.details.get("option")
             del values[named if named in values else next(reversed(values))]

@@ -24,7 +24,7 @@ GAME_LIST = list(GAMES.values())
 
 def plain_rules(game: Game) -> Any:
     """The game's rules with every option at its declared default."""
-    return type(game.rules())()
+    return type(game.make_rules())()
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.name)
@@ -100,13 +100,13 @@ def test_a_value_the_declaration_refuses_is_an_invalid_option_naming_it(
 ) -> None:
     for value in _bad_values(spec):
         with pytest.raises(InvalidInput) as refused:
-            game.rules(**{spec.name: value})
+            game.make_rules(**{spec.name: value})
         assert refused.value.reason is Reason.INVALID_OPTION, value
         assert refused.value.details == {"option": spec.name}, value
 
 
 def test_the_rules_of_a_game_take_the_catalogs_names_and_texts() -> None:
-    made = get_game("scopa").rules(variant="cirulla", players=3, primiera="sevens")
+    made = get_game("scopa").make_rules(variant="cirulla", players=3, primiera="sevens")
     assert made == ScopaRules.preset(Variant.CIRULLA, players=3, primiera=PrimieraRule.SEVENS)
     assert made.capture is CaptureRule.CIRULLA  # from the variant's preset
     assert made.primiera is PrimieraRule.SEVENS  # the text became the member

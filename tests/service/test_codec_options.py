@@ -80,6 +80,6 @@ def test_an_options_message_makes_the_rules_its_options_make_or_the_same_refusal
 ) -> None:
     options = data.draw(catalog_options(game))
     request = request_of(game, options)
-    made = rules_or_refusal(lambda: game.rules(**options))
+    made = rules_or_refusal(lambda: game.make_rules(**options))
     expected = made if isinstance(made, tuple) else (game.name, made)
     assert rules_or_refusal(lambda: codec.rules_from_request(request)) == expected

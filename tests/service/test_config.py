@@ -56,9 +56,11 @@ def test_dev_key_generated_when_keys_unset() -> None:
     config = Config.from_env({})
     assert config.dev_key
     [(kid, key)] = config.state_keys
-    assert kid == "dev"
+    assert kid.startswith("dev-")
     assert len(key) == 32
-    assert Config.from_env({}).state_keys[0][1] != key
+    [(other_kid, other_key)] = Config.from_env({}).state_keys
+    assert other_key != key
+    assert other_kid != kid  # each process's development key has an id of its own
     sealer = StateSealer(config.state_keys)
     assert sealer.open(sealer.seal(b"x")) == b"x"
 
@@ -151,6 +153,7 @@ BAD_VALUES = [
     ("MAZZO_STATE_KEYS", "k1=!!!", "base64"),
     ("MAZZO_STATE_KEYS", "k1=AAAA", "16, 24 or 32 bytes"),
     ("MAZZO_STATE_KEYS", f"dev={base64.b64encode(KEY_A).decode()}", "reserved"),
+    ("MAZZO_STATE_KEYS", f"dev-1={base64.b64encode(KEY_A).decode()}", "reserved"),
     ("MAZZO_STATE_KEYS", f"{KEYS_SPEC},{KEYS_SPEC}", "given twice"),
     ("MAZZO_GRACE_SECONDS", "ten", "bad number"),
     ("MAZZO_GRACE_SECONDS", "", "bad number"),

@@ -574,6 +574,7 @@ BAD_TOKENS = [
     pytest.param(lambda t: _flip(t, len(t) - 1), "STATE_TAMPERED", id="STATE_TAMPERED-tag"),
     pytest.param(lambda t: t + b"\x00", "STATE_TAMPERED", id="STATE_TAMPERED-extended"),
     pytest.param(lambda t: b"\x01" + t[1:], "STATE_VERSION_UNSUPPORTED", id="STATE_VERSION"),
+    pytest.param(lambda t: b"not a token", "STATE_UNRECOGNIZED", id="STATE_UNRECOGNIZED"),
     pytest.param(lambda t: t[:3] + b"x" + t[4:], "STATE_KEY_UNKNOWN", id="STATE_KEY_UNKNOWN-id"),
 ]
 

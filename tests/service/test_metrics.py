@@ -36,6 +36,7 @@ EXPOSED_NAMES = (
     "mazzo_games_started_total",
     "mazzo_moves_total",
     "mazzo_states_refused_total",
+    "mazzo_state_seals_total",
 )
 
 

@@ -152,6 +152,13 @@ def test_states_refused_by_reason(scrape: tuple[str, Samples]) -> None:
             assert value(samples, "mazzo_states_refused_total", reason=reason) == 0, reason
 
 
+def test_seals_are_counted_by_the_sealing_key(scrape: tuple[str, Samples]) -> None:
+    text, samples = scrape
+    assert "# TYPE mazzo_state_seals_total counter" in text
+    # 2 games and 1 applied move over gRPC, 1 game over REST; refusals seal nothing.
+    assert value(samples, "mazzo_state_seals_total", key="k1") == 4
+
+
 def test_health_checks_are_counted_under_their_service(scrape: tuple[str, Samples]) -> None:
     _, samples = scrape
     health = {"grpc_type": "unary", "grpc_service": "grpc.health.v1.Health"}

@@ -134,7 +134,7 @@ def test_new_game_as_in_the_issue(dealt: dict[str, Any], stub: engine_pb2_grpc.E
     assert dealt["seed"] == "42"  # uint64 is a string in proto3 JSON
     assert [c["seat"] for c in dealt["seatCredentials"]] == [0, 1]
     token = unb64(dealt["state"])
-    assert token[0] == 2 and len(token) < 200
+    assert token[0] == 3 and len(token) < 200  # format 3
     game_id = dealt["status"].pop("gameId")
     assert len(game_id) == 16
     assert dealt["status"] == {
@@ -402,7 +402,9 @@ def test_an_illegal_move_is_a_400_failed_precondition(
         ("/v1/games:play", b'{"state": "A"}', "MALFORMED_REQUEST"),
         ("/v1/games:play", b'{"state": 12}', "MALFORMED_REQUEST"),
         ("/v1/games:play", b'{"move": {"seat": 0, "card": "1D"}}', "STATE_MISSING"),
-        ("/v1/games:legalMoves", b'{"state": "AAAA"}', "STATE_VERSION_UNSUPPORTED"),
+        ("/v1/games:legalMoves", b'{"state": "AAAA"}', "STATE_UNRECOGNIZED"),
+        ("/v1/games:legalMoves", b'{"state": "bm90IGEgdG9rZW4="}', "STATE_UNRECOGNIZED"),
+        ("/v1/games:legalMoves", b'{"state": "AQ=="}', "STATE_VERSION_UNSUPPORTED"),
         ("/v1/games:legalMoves", b"{}", "STATE_MISSING"),
         ("/v1/games:view", b'{"state": "Ag=="}', "STATE_TRUNCATED"),
     ],

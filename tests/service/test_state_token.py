@@ -19,6 +19,7 @@ from mazzo.service.state_token import (
     STATE_MISSING,
     STATE_TAMPERED,
     STATE_TRUNCATED,
+    STATE_UNRECOGNIZED,
     STATE_VERSION_UNSUPPORTED,
     TAG_BYTES,
     StateSealer,
@@ -48,7 +49,7 @@ def refusal(sealer: StateSealer, token: bytes) -> str:
 
 
 def test_reasons_are_distinct_upper_snake() -> None:
-    assert len(set(REASONS)) == 6
+    assert len(set(REASONS)) == 7
     assert all(reason.isupper() and reason.startswith("STATE_") for reason in REASONS)
 
 
@@ -145,14 +146,41 @@ def test_appended_bytes_are_tampering(sealer: StateSealer, extra: bytes) -> None
     assert refusal(sealer, sealer.seal(PAYLOAD) + extra) == STATE_TAMPERED
 
 
-@pytest.mark.parametrize("version", [0, 1, 3, 255])
-def test_other_version_is_unsupported(sealer: StateSealer, version: int) -> None:
+@pytest.mark.parametrize(
+    ("version", "said"),
+    [(1, "no longer supported"), (4, "from a newer server"), (31, "from a newer server")],
+)
+def test_a_past_or_future_format_is_unsupported(
+    sealer: StateSealer, version: int, said: str
+) -> None:
     token = sealer.seal(PAYLOAD)
-    assert refusal(sealer, bytes([version]) + token[1:]) == STATE_VERSION_UNSUPPORTED
+    with pytest.raises(StateTokenError) as caught:
+        sealer.open(bytes([version]) + token[1:])
+    assert caught.value.reason == STATE_VERSION_UNSUPPORTED
+    assert f"format version {version} is {said}" in caught.value.message
+    assert "this server opens formats 2 and 3" in caught.value.message
 
 
 def test_short_token_with_other_version_is_unsupported(sealer: StateSealer) -> None:
     assert refusal(sealer, b"\x01") == STATE_VERSION_UNSUPPORTED
+
+
+@pytest.mark.parametrize("first", [0, 32, ord("n"), 0xFF])
+def test_a_token_starting_with_no_format_byte_is_not_a_mazzo_state(
+    sealer: StateSealer, first: int
+) -> None:
+    token = sealer.seal(PAYLOAD)
+    assert refusal(sealer, bytes([first]) + token[1:]) == STATE_UNRECOGNIZED
+
+
+@pytest.mark.parametrize("text", ["bm90IGEgdG9rZW4=", "aGVsbG8=", "e30="])
+def test_a_string_that_is_no_token_at_all_is_said_to_be_no_mazzo_state(
+    sealer: StateSealer, text: str
+) -> None:
+    with pytest.raises(StateTokenError) as caught:
+        sealer.open(base64.b64decode(text))  # "not a token", "hello", "{}"
+    assert caught.value.reason == STATE_UNRECOGNIZED
+    assert caught.value.message == "state is not a Mazzo state token"
 
 
 def test_unknown_key_id(sealer: StateSealer) -> None:
@@ -167,8 +195,8 @@ def test_same_key_id_other_secret_is_tampering(sealer: StateSealer) -> None:
 
 def expected_reasons(position: int, kid_len: int, old: int, new: int) -> set[str]:
     """Which reasons a changed byte at `position` may legitimately produce."""
-    if position == 0:
-        return {STATE_VERSION_UNSUPPORTED}
+    if position == 0:  # another format (2 fails authentication), or none
+        return {STATE_TAMPERED, STATE_VERSION_UNSUPPORTED, STATE_UNRECOGNIZED}
     if position == 1:  # the key id length: the framing moves
         return {STATE_TRUNCATED, STATE_TAMPERED, STATE_KEY_UNKNOWN}
     if position < 2 + kid_len:
@@ -178,8 +206,10 @@ def expected_reasons(position: int, kid_len: int, old: int, new: int) -> set[str
     return {STATE_TAMPERED}
 
 
+@pytest.mark.parametrize("seal_format", [3, 2])
 @pytest.mark.parametrize("mask", [0x01, 0x80, 0xFF])
-def test_every_flipped_byte_is_refused(sealer: StateSealer, mask: int) -> None:
+def test_every_flipped_byte_is_refused(mask: int, seal_format: int) -> None:
+    sealer = StateSealer([("k1", KEY_A)], seal_format=seal_format)
     token = sealer.seal(PAYLOAD)
     for position in range(len(token)):
         altered = bytearray(token)
@@ -269,11 +299,34 @@ def test_parse_state_keys_refusals(spec: str, message: str) -> None:
 
 def test_generate_dev_key() -> None:
     kid, key = generate_dev_key()
-    assert kid == "dev"
+    assert kid.startswith("dev-") and len(kid) == 16
     assert len(key) == 32
-    assert generate_dev_key()[1] != key
+    other_kid, other_key = generate_dev_key()
+    assert (other_kid, other_key) != (kid, key) and other_kid != kid
     sealer = StateSealer([(kid, key)])
     assert sealer.open(sealer.seal(PAYLOAD)) == PAYLOAD
+
+
+@pytest.mark.parametrize("earlier_kid", ["dev", "dev-0123456789ab"])
+def test_a_token_of_another_development_server_names_its_development_key(
+    earlier_kid: str,
+) -> None:
+    """Before ids of their own every development key had the id "dev": a token of
+    another development process is refused by its key, not as failing authentication."""
+    token = StateSealer([(earlier_kid, KEY_A)]).seal(PAYLOAD)
+    with pytest.raises(StateTokenError) as caught:
+        StateSealer([generate_dev_key()]).open(token)
+    assert caught.value.reason == STATE_KEY_UNKNOWN
+    message = caught.value.message
+    assert f"development key {earlier_kid!r}, which this process does not hold" in message
+
+
+def test_an_unknown_key_that_is_no_development_key_is_named_as_unknown(
+    sealer: StateSealer,
+) -> None:
+    with pytest.raises(StateTokenError) as caught:
+        sealer.open(StateSealer([("k9", KEY_A)]).seal(PAYLOAD))
+    assert caught.value.message == "state sealed by unknown key 'k9'"
 
 
 # ---------------------------------------------------------------- token age

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar, cast
 
-from mazzo.engine.cards import Card
+from mazzo.engine.cards import Card, parse_cards
 from mazzo.engine.errors import InvalidInput, Reason, RuleError
 from mazzo.engine.events import Event, GameOver, HandScored
 from mazzo.engine.options import OptionSpec
 
 _new = tuple.__new__
+
+#: An option's value as the catalog writes it: an integer, true/false, or text
+#: (an enum's value, a card's code).
+OptionValue = bool | int | str
 
 T = TypeVar("T")
 S = TypeVar("S")  # a game's state
@@ -64,6 +69,34 @@ class Move(NamedTuple):
             return f"{self.seat}:{self.card}"
         return f"{self.seat}:{self.card}x" + "+".join(str(c) for c in sorted(self.take))
 
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read the notation ``str(move)`` writes: ``0:7D``, ``1:10Bx3B+7B``, ``0:8D-``.
+
+        Refused with :class:`InvalidInput`: no seat before the colon
+        (``INVALID_SEAT``), a card that is not one (``INVALID_CARD``), a card
+        taken twice (``DUPLICATE_CARD``), a lay that also takes (``LAY_WITH_TAKE``).
+        Whether the move is legal is for ``game.resolve`` to say.
+        """
+        if not isinstance(text, str):
+            raise InvalidInput(Reason.INVALID_CARD, f"a move is written as text, not {text!r}")
+        seat, colon, rest = text.strip().partition(":")
+        if not colon or not seat.isascii() or not seat.isdecimal():
+            raise InvalidInput(
+                Reason.INVALID_SEAT,
+                f"{text!r} is not a move: write SEAT:CARD, e.g. '0:7D', '1:10Bx3B+7B' or '0:8D-'",
+            )
+        card, taking, taken = rest.partition("x")
+        lay = card.endswith("-")
+        if lay and taking:
+            raise InvalidInput(Reason.LAY_WITH_TAKE, f"{text!r} lays its card and takes too")
+        try:
+            take = parse_cards(taken.split("+")) if taking else ()
+            played = Card.parse(card.removesuffix("-"))
+        except InvalidInput as error:
+            raise InvalidInput(error.reason, f"{text!r} is not a move: {error.message}") from None
+        return cls(int(seat), played, frozenset(take), lay)
+
 
 @dataclass(frozen=True, slots=True)
 class Game:
@@ -76,10 +109,6 @@ class Game:
     description: str
     player_counts: tuple[int, ...]
     options: tuple[OptionSpec, ...]
-    #: ``rules(**options)``: the rules ``new_game`` takes, from options named as in
-    #: ``options`` (and ``players``), values as the game's rules take them; an option
-    #: left out keeps its default (Scopa: the variant's preset).
-    rules: Callable[..., Any]
     new_game: Callable[..., tuple[Any, list[Event]]]
     legal_moves: Callable[[Any], list[Move]]
     resolve: Callable[[Any, Move], Move]
@@ -91,6 +120,94 @@ class Game:
     status: Callable[[Any], Status]
     encode: Callable[[Any], bytes]
     decode: Callable[[bytes], Any]
+    #: The game's rules from ``players`` and the options by their catalog names, as
+    #: the rules type takes them (``ScopaRules.preset``, ``TressetteRules``):
+    #: :meth:`rules_from` checks the catalog's values and calls it.
+    make_rules: Callable[..., Any]
+
+    def rules_from(self, options: Mapping[str, object], players: int | None = None) -> Any:
+        """The rules that ``options`` name, each option as the catalog writes it
+        (``{"variant": "escoba", "target": 21, "re_bello": "10D"}``); an option
+        left out keeps its default (in Scopa, the variant's preset), as in a
+        NewGame request. Refused with ``INVALID_OPTION`` (``INVALID_PLAYERS``,
+        ``INVALID_CARD``) as the rules refuse them."""
+        specs = {spec.name: spec for spec in self.options}
+        arguments: dict[str, object] = {} if players is None else {"players": players}
+        for name, value in options.items():
+            spec = specs.get(name)
+            if spec is None:
+                known = ", ".join(specs)
+                raise InvalidInput(
+                    Reason.INVALID_OPTION,
+                    f"{self.title} has no option {name!r}; its options: {known}",
+                    {"option": str(name)},
+                )
+            arguments[name] = _rules_value(spec, value)
+        return self.make_rules(**arguments)
+
+    def options_of(self, rules: Any) -> dict[str, OptionValue]:
+        """The options :meth:`rules_from` makes ``rules`` of (with its ``players``),
+        fewest first: every option, then, as long as one can go, without each
+        option the rules come out the same without (a Scopa variant's presets
+        go, the variant and the switches set against it stay). ``InvalidInput``
+        for rules no options name (a switch set where it does not apply)."""
+        chosen = {spec.name: catalog_value(getattr(rules, spec.name)) for spec in self.options}
+        dropped = True
+        while dropped:
+            dropped = False
+            for name in reversed(list(chosen)):
+                fewer = {key: value for key, value in chosen.items() if key != name}
+                if self._makes(fewer, rules):
+                    chosen, dropped = fewer, True
+        if not self._makes(chosen, rules):
+            raise InvalidInput(
+                Reason.INVALID_OPTION, f"{rules!r} cannot be written as {self.title}'s options"
+            )
+        return chosen
+
+    def _makes(self, options: Mapping[str, OptionValue], rules: Any) -> bool:
+        try:
+            return bool(self.rules_from(options, rules.players) == rules)
+        except InvalidInput:
+            return False
+
+
+def catalog_value(value: object) -> OptionValue:
+    """A rules field as the catalog writes it: an enum's value, a card's code,
+    ``""`` for no card; booleans and integers as they are."""
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, Card):
+        return str(value)
+    if value is None:
+        return ""
+    if not isinstance(value, bool | int | str):
+        raise TypeError(f"{value!r} is no option's value")
+    return value
+
+
+def _rules_value(spec: OptionSpec, value: object) -> object:
+    """An option's catalog value checked against its spec, as the rules take it."""
+    if spec.type == "card" and isinstance(value, str):
+        return Card.parse(value) if value else None
+    fits = {
+        "int": type(value) is int,
+        "bool": type(value) is bool,
+        "enum": isinstance(value, str) and value in spec.allowed,
+    }
+    if not fits.get(spec.type, False):
+        expected = {
+            "int": "an integer",
+            "bool": "true or false",
+            "enum": "one of " + ", ".join(spec.allowed),
+            "card": 'a card\'s code (e.g. "10D") or ""',
+        }[spec.type]
+        raise InvalidInput(
+            Reason.INVALID_OPTION,
+            f"{spec.name} must be {expected}, not {value!r}",
+            {"option": spec.name},
+        )
+    return value
 
 
 # ---------------------------------------------------------------- shared rule pieces

@@ -856,7 +856,6 @@ SCOPA = Game(
     ),
     player_counts=PLAYER_COUNTS,
     options=catalog(ScopaRules),
-    rules=ScopaRules.preset,
     new_game=new_game,
     legal_moves=legal_moves,
     resolve=resolve,
@@ -865,4 +864,5 @@ SCOPA = Game(
     status=status,
     encode=encode,
     decode=decode,
+    make_rules=ScopaRules.preset,
 )

@@ -579,7 +579,6 @@ TRESSETTE = Game(
     description="The trick-taking game without trumps: follow suit, win the 3s, 2s and aces.",
     player_counts=PLAYER_COUNTS,
     options=options.catalog(TressetteRules),
-    rules=TressetteRules,
     new_game=new_game,
     legal_moves=legal_moves,
     resolve=resolve,
@@ -588,4 +587,5 @@ TRESSETTE = Game(
     status=status,
     encode=encode,
     decode=decode,
+    make_rules=TressetteRules,
 )

@@ -185,7 +185,7 @@ def rules_from_request(request: pb.NewGameRequest) -> tuple[str, Any]:
             options[option] = value
     if request.players:
         options["players"] = request.players
-    return name, get_game(name).rules(**options)
+    return name, get_game(name).make_rules(**options)
 
 
 def decks_from_request(request: pb.NewGameRequest) -> list[tuple[Card, ...]]:

@@ -3,8 +3,9 @@
 Environment variables are how containers and Kubernetes configure a process,
 so they are the only source. Every setting has a default that runs on a
 laptop; in particular, when MAZZO_STATE_KEYS is unset a random development key
-is generated (tokens then die with the process, and several replicas cannot
-open each other's tokens), which the caller should warn about (`dev_key`).
+is generated, with an id of its own (tokens then die with the process, and
+several replicas cannot open each other's tokens), which the caller should warn
+about (`dev_key`).
 
 Values are checked up front so that a bad deployment fails at start with a
 message naming the variable, not at the first request.
@@ -20,7 +21,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from mazzo.service.state_token import DEV_KEY_ID, generate_dev_key, parse_state_keys
+from mazzo.service.state_token import (
+    DEV_KEY_PREFIX,
+    LEGACY_DEV_KEY_ID,
+    generate_dev_key,
+    is_dev_key_id,
+    parse_state_keys,
+)
 
 StateKeys = tuple[tuple[str, bytes], ...]
 T = TypeVar("T")
@@ -186,8 +193,9 @@ class Config:
 
     @property
     def dev_key(self) -> bool:
-        """True when tokens are sealed by a generated key (the id "dev" is reserved)."""
-        return self.state_keys[0][0] == DEV_KEY_ID
+        """True when tokens are sealed by a generated key (ids "dev" and "dev-..." are
+        reserved for them)."""
+        return is_dev_key_id(self.state_keys[0][0])
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -276,8 +284,12 @@ def _state_keys(text: str) -> StateKeys:
     if not text:
         raise ValueError("is set but empty; unset it to use a generated development key")
     keys = tuple(parse_state_keys(text))
-    if any(kid == DEV_KEY_ID for kid, _ in keys):
-        raise ValueError(f"key id {DEV_KEY_ID!r} is reserved for the generated development key")
+    reserved = [kid for kid, _ in keys if is_dev_key_id(kid)]
+    if reserved:
+        raise ValueError(
+            f"key id {reserved[0]!r} is reserved: {LEGACY_DEV_KEY_ID!r} and ids beginning"
+            f" with {DEV_KEY_PREFIX!r} name generated development keys"
+        )
     return keys
 
 

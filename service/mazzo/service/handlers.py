@@ -142,6 +142,8 @@ class EngineHandlers:
         self.states = StateCache(opened_states)
         self._move_counters: dict[tuple[str, str], Any] = {}
         self._seats = SeatCredentials(sealer.derived_keys(CREDENTIAL_PURPOSE))
+        # Bound once (the hot path), and at 0 from the start.
+        self._seals = metrics.mazzo_state_seals_total.labels(key=sealer.sealing_key_id)
         self.require_seat_credentials = require_seat_credentials
 
     @classmethod
@@ -191,6 +193,7 @@ class EngineHandlers:
     def _seal(self, state: Any, game_id: bytes, ply: int) -> bytes:
         """The state's new token, remembered: the caller's next call brings it back."""
         token, sealed_at = self._sealer.seal_dated(dump_record(state, game_id, ply))
+        self._seals.inc()
         self.states.put(token, Record(state, game_id, ply, sealed_at))
         return token
 

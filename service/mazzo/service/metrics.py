@@ -5,7 +5,7 @@ The gRPC series follow the names and labels of go-grpc-prometheus
 `grpc_server_handling_seconds`) so that existing dashboards and alerts work
 unchanged; the HTTP series follow the usual `http_requests_total` /
 `http_request_duration_seconds` pair; Mazzo's own series count games started,
-moves by game and outcome, and state tokens refused by reason; plus the
+moves by game and outcome, state tokens sealed by key and refused by reason; plus the
 usual `process_*` and `python_*` series and `mazzo_build_info`.
 
 Each `Metrics` owns its registry, so tests (and several servers in one
@@ -147,6 +147,14 @@ class Metrics:
             "mazzo_states_refused_total",
             "State tokens refused, by reason.",
             ("reason",),
+            registry=self.registry,
+        )
+        # A key's safe use is counted in seals (docs/security.md): summed over a
+        # fleet's pods and workers, this says how far each key has gone.
+        self.mazzo_state_seals_total = Counter(
+            "mazzo_state_seals_total",
+            "State tokens sealed, by the id of the key that sealed them.",
+            ("key",),
             registry=self.registry,
         )
         self.mazzo_suggestions_total = Counter(

@@ -3,24 +3,37 @@
 Mazzo keeps no state, so every call brings the state back. The caller must be
 able neither to read it (it holds the hidden cards) nor to forge or alter it,
 and the server keys must be rotatable without invalidating the games under
-way. A token is therefore encrypted and authenticated with AES-GCM under a
-server key named by a key id; every configured key opens, the first one seals.
+way. A token is therefore encrypted and authenticated under a server key
+named by a key id; every configured key opens, the first one seals.
 
-Format (all lengths in bytes; integers are big endian)::
+Format 3 (all lengths in bytes; integers are big endian)::
 
-    version             1   FORMAT_VERSION (2)
+    version             1   FORMAT_VERSION (3)
     key id length       1   1..16
     key id              n   ASCII [A-Za-z0-9_-]
     ciphertext length   2   length of "ciphertext + tag" below
     nonce              12   random (os.urandom, drawn in batches), fresh for every token
-    ciphertext + tag    m   AES-GCM output; the tag is the last 16 bytes
+    ciphertext + tag    m   AES-256-GCM-SIV output; the tag is the last 16 bytes
+
+The cipher is AES-256-GCM-SIV (RFC 8452) under a token key derived from the
+state key (HKDF-SHA256, its own label), not AES-GCM under the state key: with
+random 96-bit nonces AES-GCM is safe for about 2^32 seals per key (NIST SP
+800-38D), which a fleet reaches in days, while AES-GCM-SIV derives a fresh key
+for every nonce and stays safe for 2^50 seals per key, and a repeated nonce
+only shows that two plaintexts were equal (docs/security.md gives the bound).
+
+Format 2 (the same layout, AES-GCM under the state key itself) is still
+opened, never sealed, so that games in progress survive the upgrade; format 1
+and any other version byte below ``FIRST_BYTE_OF_NO_FORMAT`` are refused as
+STATE_VERSION_UNSUPPORTED, and anything else as STATE_UNRECOGNIZED: it is not a
+Mazzo state at all.
 
 The plaintext is the time the token was sealed (8 bytes, whole seconds since
 the epoch, from the sealer's clock) followed by the payload: a sealer given a
 ``max_age`` refuses older tokens (STATE_EXPIRED), so a key can be retired once
 that long has passed since it last sealed.
 
-Everything before the nonce (the header) is passed to AES-GCM as associated
+Everything before the nonce (the header) is passed to the cipher as associated
 data, so no header byte can change undetected. The declared ciphertext length
 is what lets a truncated token (STATE_TRUNCATED) be told apart from an altered
 or extended one (STATE_TAMPERED). The overhead is 1 + 1 + len(key id) + 2 +
@@ -37,17 +50,27 @@ import base64
 import binascii
 import os
 import re
+import secrets
 import struct
 import threading
 import time
 from collections.abc import Callable, Sequence
 
-from cryptography.exceptions import InvalidTag
+from cryptography.exceptions import InvalidTag, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM, AESGCMSIV
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-FORMAT_VERSION = 2
+#: The format new tokens are sealed in: AES-256-GCM-SIV under the token key.
+FORMAT_VERSION = 3
+#: The previous format, AES-GCM under the state key itself: opened, never sealed.
+GCM_FORMAT_VERSION = 2
+OPENED_FORMATS = (GCM_FORMAT_VERSION, FORMAT_VERSION)
+#: Token format versions are the small numbers below this; a first byte at or
+#: above it (or 0) is no Mazzo token of any version, past or future.
+FIRST_BYTE_OF_NO_FORMAT = 32
+#: The HKDF label of the format-3 token keys: never the state keys themselves.
+TOKEN_KEY_PURPOSE = b"mazzo state token v3 AES-256-GCM-SIV"
 NONCE_BYTES = 12
 TAG_BYTES = 16
 #: When the token was sealed: whole seconds since the epoch, the plaintext's start.
@@ -55,9 +78,13 @@ SEALED_AT = struct.Struct(">Q")
 MAX_CIPHERTEXT_BYTES = 0xFFFF
 MAX_PAYLOAD_BYTES = MAX_CIPHERTEXT_BYTES - TAG_BYTES - SEALED_AT.size
 KEY_SIZES = (16, 24, 32)
-DEV_KEY_ID = "dev"
+#: A generated development key's id is this prefix and random hex digits, its own
+#: in every server process; "dev" alone was the id of all of them before format 3.
+DEV_KEY_PREFIX = "dev-"
+LEGACY_DEV_KEY_ID = "dev"
 
 STATE_MISSING = "STATE_MISSING"
+STATE_UNRECOGNIZED = "STATE_UNRECOGNIZED"
 STATE_TRUNCATED = "STATE_TRUNCATED"
 STATE_VERSION_UNSUPPORTED = "STATE_VERSION_UNSUPPORTED"
 STATE_KEY_UNKNOWN = "STATE_KEY_UNKNOWN"
@@ -65,6 +92,7 @@ STATE_TAMPERED = "STATE_TAMPERED"
 STATE_EXPIRED = "STATE_EXPIRED"
 REASONS = (
     STATE_MISSING,
+    STATE_UNRECOGNIZED,
     STATE_TRUNCATED,
     STATE_VERSION_UNSUPPORTED,
     STATE_KEY_UNKNOWN,
@@ -120,6 +148,8 @@ class StateSealer:
 
     ``max_age`` (seconds; None: no limit) refuses tokens sealed longer ago than
     that, by ``clock`` (seconds since the epoch; tests pass their own).
+    ``seal_format`` is for the benchmarks and tests that compare with format 2:
+    a server always seals ``FORMAT_VERSION``.
     """
 
     def __init__(
@@ -128,16 +158,23 @@ class StateSealer:
         *,
         max_age: float | None = None,
         clock: Callable[[], float] = time.time,
+        seal_format: int = FORMAT_VERSION,
     ) -> None:
         check_keys(keys)
+        if seal_format not in OPENED_FORMATS:
+            raise ValueError(f"cannot seal format {seal_format}")
         self._keys = tuple(keys)
         self._seal_kid = keys[0][0]
-        self._ciphers = {kid: AESGCM(key) for kid, key in keys}
+        # By format, then key id: what opens a token of that format sealed by that key.
+        self._openers: dict[int, dict[str, AESGCMSIV | AESGCM]] = {
+            FORMAT_VERSION: {kid: _token_cipher(key) for kid, key in keys},
+            GCM_FORMAT_VERSION: {kid: AESGCM(key) for kid, key in keys},
+        }
         self.max_age = max_age
         self._clock = clock
         # What every seal repeats, made once: the sealing cipher and the header's start.
-        self._seal_cipher = self._ciphers[self._seal_kid]
-        self._header_start = _header_start(self._seal_kid)
+        self._seal_cipher = self._openers[seal_format][self._seal_kid]
+        self._header_start = _header_start(seal_format, self._seal_kid)
 
     @property
     def sealing_key_id(self) -> str:
@@ -170,9 +207,9 @@ class StateSealer:
     def open_dated(self, token: bytes) -> tuple[bytes, int]:
         """:meth:`open`, and the time the token was sealed."""
         kid, header_end = _parse_header(token)
-        cipher = self._ciphers.get(kid)
+        cipher = self._openers[token[0]].get(kid)
         if cipher is None:
-            raise StateTokenError(STATE_KEY_UNKNOWN, f"state sealed by unknown key {kid!r}")
+            raise _unknown_key(kid)
         nonce = token[header_end : header_end + NONCE_BYTES]
         try:
             plaintext = cipher.decrypt(nonce, token[header_end + NONCE_BYTES :], token[:header_end])
@@ -192,10 +229,40 @@ class StateSealer:
     def derived_keys(self, purpose: bytes) -> list[tuple[str, bytes]]:
         """A 32-byte key for ``purpose`` from each state key (HKDF-SHA256), by key id,
         the sealing key's first: other MACs ride on the same keys and rotation."""
-        return [
-            (kid, HKDF(hashes.SHA256(), 32, salt=None, info=purpose).derive(key))
-            for kid, key in self._keys
-        ]
+        return [(kid, derive_key(key, purpose)) for kid, key in self._keys]
+
+
+def derive_key(key: bytes, purpose: bytes) -> bytes:
+    """The 32-byte key for ``purpose`` (an HKDF-SHA256 label) derived from a state key."""
+    return HKDF(hashes.SHA256(), 32, salt=None, info=purpose).derive(key)
+
+
+def _token_cipher(key: bytes) -> AESGCMSIV:
+    """AES-256-GCM-SIV under the format-3 token key of the state key ``key``."""
+    try:
+        return AESGCMSIV(derive_key(key, TOKEN_KEY_PURPOSE))
+    except UnsupportedAlgorithm:
+        # cryptography's wheels carry an OpenSSL that has it; a build against an
+        # older system OpenSSL (before 3.2) does not.
+        raise RuntimeError(
+            "AES-GCM-SIV is not available: the installed cryptography is linked to an"
+            " OpenSSL older than 3.2 (install the pinned wheel, requirements/runtime.lock)"
+        ) from None
+
+
+def is_dev_key_id(kid: str) -> bool:
+    """Whether ``kid`` names a generated development key, of this process or another."""
+    return kid == LEGACY_DEV_KEY_ID or kid.startswith(DEV_KEY_PREFIX)
+
+
+def _unknown_key(kid: str) -> StateTokenError:
+    if is_dev_key_id(kid):
+        return StateTokenError(
+            STATE_KEY_UNKNOWN,
+            f"state sealed by development key {kid!r}, which this process does not hold:"
+            " each server process makes its own (set MAZZO_STATE_KEYS to share keys)",
+        )
+    return StateTokenError(STATE_KEY_UNKNOWN, f"state sealed by unknown key {kid!r}")
 
 
 class _NonceSource:
@@ -206,7 +273,8 @@ class _NonceSource:
     back (measured: 30 us of wall time per seal for 3 us of CPU). Each nonce is
     as random as with one call per nonce. A batch belongs to the process that
     read it: a forked child starts afresh (two processes sealing under one key
-    with one nonce would break AES-GCM), which the fork hook below and the pid
+    with the same nonces would spend the random nonces' margin, and under the
+    AES-GCM of format 2 break the key), which the fork hook below and the pid
     check both ensure.
     """
 
@@ -246,26 +314,36 @@ def random_u64() -> int:
     return int.from_bytes(_ENTROPY.take(), "big")
 
 
-def _header_start(kid: str) -> bytes:
+def _header_start(version: int, kid: str) -> bytes:
     """The authenticated header that precedes the nonce, but for the ciphertext length."""
     kid_bytes = kid.encode("ascii")
-    return bytes((FORMAT_VERSION, len(kid_bytes))) + kid_bytes
+    return bytes((version, len(kid_bytes))) + kid_bytes
 
 
 def _parse_header(token: bytes) -> tuple[str, int]:
     """Check the framing and return (key id, header length); decrypting comes next."""
     if not token:
         raise StateTokenError(STATE_MISSING, "state is missing")
-    if token[0] != FORMAT_VERSION:
-        raise StateTokenError(
-            STATE_VERSION_UNSUPPORTED, f"state format version {token[0]} is not supported"
-        )
+    if token[0] not in OPENED_FORMATS:
+        raise _not_opened(token[0])
     if len(token) < MIN_TOKEN_BYTES:
         raise _truncated(len(token), MIN_TOKEN_BYTES)
     header_end = 2 + token[1] + 2
     declared = int.from_bytes(token[header_end - 2 : header_end], "big")
     _check_length(len(token), header_end + NONCE_BYTES + max(declared, SEALED_AT.size + TAG_BYTES))
     return _decode_kid(token[2 : header_end - 2]), header_end
+
+
+def _not_opened(version: int) -> StateTokenError:
+    """The refusal of a token whose first byte is no format this server opens."""
+    if not 0 < version < FIRST_BYTE_OF_NO_FORMAT:
+        return StateTokenError(STATE_UNRECOGNIZED, "state is not a Mazzo state token")
+    opened = " and ".join(map(str, OPENED_FORMATS))
+    age = "from a newer server" if version > FORMAT_VERSION else "no longer supported"
+    return StateTokenError(
+        STATE_VERSION_UNSUPPORTED,
+        f"state format version {version} is {age} (this server opens formats {opened})",
+    )
 
 
 def _check_length(actual: int, expected: int) -> None:
@@ -327,5 +405,7 @@ def _decode_base64(text: str, where: str) -> bytes:
 
 
 def generate_dev_key() -> tuple[str, bytes]:
-    """A fresh random key for laptops and tests; tokens die with the process."""
-    return DEV_KEY_ID, AESGCM.generate_key(bit_length=256)
+    """A fresh random key for laptops and tests, with an id of its own
+    (``dev-`` and 12 hex digits): tokens die with the process, and another
+    process refuses them as sealed by a development key it does not hold."""
+    return DEV_KEY_PREFIX + secrets.token_hex(6), secrets.token_bytes(32)

@@ -26,6 +26,7 @@ import grpc
 
 from mazzo.engine import InvalidInput, Reason, dump_state, load_state
 from mazzo.engine.events import Event
+from mazzo.engine.game import outside
 from mazzo.service.errors import ApiError, ServiceReason
 
 GAME_ID_BYTES = 12
@@ -34,6 +35,9 @@ MAC_BYTES = 16
 CREDENTIAL_PURPOSE = b"mazzo seat credential v1"
 _RECORD_FORMAT = 1
 _RECORD = struct.Struct(f">B{GAME_ID_BYTES}sI")  # format, game id, ply
+#: The largest ply a token may hold: Status.ply is an int32, and a Play answers
+#: with the ply after it. No game comes near (a hand is 40 plies at most).
+MAX_PLY = 2**31 - 2
 
 
 class Record(NamedTuple):
@@ -55,6 +59,11 @@ def load_record(payload: bytes) -> tuple[Any, bytes, int]:
     if len(payload) < _RECORD.size or payload[0] != _RECORD_FORMAT:
         raise InvalidInput(Reason.STATE_CORRUPT, "the state has no game id and ply")
     _, game_id, ply = _RECORD.unpack_from(payload)
+    # The header is range-checked like the engine's fields: an authentic token
+    # (a buggy writer, a leaked key) must not reach a field it cannot fill.
+    problems = outside("ply", (ply,), 0, MAX_PLY)
+    if problems:
+        raise InvalidInput(Reason.STATE_CORRUPT, "the state is inconsistent: " + problems[0])
     return load_state(payload[_RECORD.size :]), game_id, ply
 
 

@@ -6,8 +6,10 @@ parent's sockets), reserves the gRPC port with a bound, non-listening
 SO_REUSEPORT socket, and points prometheus_client at a fresh
 PROMETHEUS_MULTIPROC_DIR. Then it forks MAZZO_WORKERS workers. Each worker:
 
-- builds its own handlers and metrics (every worker holds the same state keys,
-  read once by the parent, so any worker opens any worker's tokens);
+- builds its own parts as a single server process does
+  (mazzo.service.process.ServerProcess): handlers, metrics, search pool
+  (every worker holds the same state keys, read once by the parent, so any
+  worker opens any worker's tokens);
 - serves gRPC on the reserved port, bound again with SO_REUSEPORT as in
   grpcio's multiprocessing example: the kernel spreads new connections over
   the workers;
@@ -24,7 +26,7 @@ listening on ..." once every worker serves both transports.
 
 Stopping: SIGTERM or SIGINT to the parent closes its copies of the REST and
 metrics sockets and sends SIGTERM to every worker; a worker stops as a single
-process does (mazzo.service.main.stop_gracefully): NOT_SERVING and ``/readyz`` 503
+process does (mazzo.service.process.stop_gracefully): NOT_SERVING and ``/readyz`` 503
 while it still serves for MAZZO_DRAIN_SECONDS (not after Ctrl-C), then it
 refuses new calls and lets calls in flight finish, on both transports, for
 MAZZO_GRACE_SECONDS; the parent kills what is left after both and exits 0.
@@ -48,7 +50,6 @@ import shutil
 import signal
 import socket
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -61,16 +62,11 @@ from gunicorn.arbiter import Arbiter
 from gunicorn.errors import HaltServer
 from gunicorn.sock import BaseSocket
 from gunicorn.workers.base import Worker as BaseWorker
-from prometheus_client import make_wsgi_app
 
 from mazzo.service.config import Config, split_addr
-from mazzo.service.grpc_server import GrpcServer
-from mazzo.service.handlers import EngineHandlers
-from mazzo.service.http_server import HttpServer, limits_of
-from mazzo.service.main import stop_gracefully
-from mazzo.service.metrics import Metrics, mark_process_dead, use_multiprocess_dir
-from mazzo.service.rest import create_app
-from mazzo.service.search_pool import SearchPool, search_pool_of, think
+from mazzo.service.http_server import WsgiApp
+from mazzo.service.metrics import mark_process_dead, use_multiprocess_dir
+from mazzo.service.process import ServerProcess
 
 log = logging.getLogger("mazzo")
 
@@ -78,8 +74,6 @@ log = logging.getLogger("mazzo")
 START_TIMEOUT = 60.0
 WORKER_HEADER = "X-Mazzo-Worker"
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT)
-
-WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 # ---------------------------------------------------------------------- the plan
@@ -155,12 +149,9 @@ def with_worker_header(app: WsgiApp, pid: int) -> WsgiApp:
 
 
 class Worker(BaseWorker):
-    """One server process: gRPC, and REST and metrics through mazzo.service.http_server."""
+    """One server process (a ServerProcess) on the parent's sockets and the shared gRPC port."""
 
-    grpc: GrpcServer
-    http: HttpServer
-    ready: threading.Event
-    searches: SearchPool | None
+    server: ServerProcess
     _stop_signal: int | None = None
 
     @property
@@ -173,46 +164,24 @@ class Worker(BaseWorker):
         # Until gunicorn installs its handlers, a stop signal still means "stop".
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, self.handle_exit)
-        plan, config = self.plan, self.plan.config
+        plan = self.plan
         os.close(plan.ready_pipe[0])
         plan.grpc_reservation.close()  # the parent keeps the port; this copy is not needed
-        metrics = Metrics()
-        self.searches = search_pool_of(config)
-        if self.searches:
-            self.searches.start()
-        handlers = EngineHandlers.from_config(config, metrics, self.searches or think)
-        self.grpc = GrpcServer(
-            handlers,
-            metrics,
-            f"{plan.grpc_host}:{plan.grpc_port}",
-            workers=config.grpc_workers,
-            max_message_bytes=config.max_request_bytes,
-            reuse_port=True,
-            worker=str(self.pid),
-        )
-        self.grpc.start()
         # gunicorn has set pid to this process's (the stubs type its "[booting]" placeholder).
         pid = int(self.pid)
-        self.ready = threading.Event()
-        self.ready.set()
-        rest = create_app(
-            handlers,
-            metrics,
-            config.max_request_bytes,
-            ready=self.ready.is_set,
-            metrics_on_rest=config.metrics_on_rest,
-            strict_json=config.strict_json,
-            cors_origins=config.cors_origins,
+        self.server = ServerProcess.build(
+            plan.config, f"{plan.grpc_host}:{plan.grpc_port}", reuse_port=True, worker=str(pid)
         )
-        exporter = make_wsgi_app(metrics.exposition_registry)
+        self.server.start()
         listeners: list[tuple[socket.socket, WsgiApp]] = []
         # gunicorn hands each worker the parent's LISTENERS: its wrappers (gunicorn.sock)
         # of the sockets the parent bound, which the stubs type as sockets.
         for listener in cast("list[BaseSocket]", self.sockets):
             sock = listener.sock
-            app = exporter if sock.getsockname()[:2] == plan.metrics else rest
+            metrics = sock.getsockname()[:2] == plan.metrics
+            app = self.server.exporter if metrics else self.server.rest_app
             listeners.append((sock, with_worker_header(app, pid)))
-        self.http = HttpServer(listeners, limits_of(config))
+        self.server.listen(listeners)
         super().init_process()
 
     def load_wsgi(self) -> None:
@@ -229,23 +198,22 @@ class Worker(BaseWorker):
         self.alive = False
 
     def handle_quit(self, sig: int, frame: FrameType | None) -> None:
-        self.grpc.server.stop(0)
+        self.server.grpc.server.stop(0)
         super().handle_quit(sig, frame)
 
     def run(self) -> None:
         os.write(self.plan.ready_pipe[1], f"{self.pid}\n".encode())
+        http = self.server.http
+        assert http is not None  # listening since init_process
         while self.alive:
             self.notify()
-            self.http.poll()
+            http.poll()
             if self.ppid != os.getppid():
                 log.info("worker %d: the parent is gone, stopping", self.pid)
                 break
-        config = self.plan.config
         # The drain delay is for SIGTERM (an orchestrator's stop), not Ctrl-C.
-        delay = config.drain_seconds if self._stop_signal == signal.SIGTERM else 0.0
-        stop_gracefully(self.grpc, self.http, self.ready, delay, config.grace_seconds, self.notify)
-        if self.searches:
-            self.searches.close()
+        sigterm = self._stop_signal == signal.SIGTERM
+        self.server.stop(self.plan.config.drain_seconds if sigterm else 0.0, self.notify)
 
 
 # ---------------------------------------------------------------------- parent

@@ -14,7 +14,8 @@ from typing import TextIO
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client.client import MazzoClient
 from mazzo_client.errors import MazzoError
-from mazzo_client.play.record import Record, RecordError
+from mazzo_client.play import record
+from mazzo_client.play.record import RecordError, Replay
 from mazzo_client.play.server import LocalServer, ServerError, server_installed
 from mazzo_client.play.session import Console, Session, Settings
 from mazzo_client.play.text import Names, Seating
@@ -79,7 +80,10 @@ def parser() -> argparse.ArgumentParser:
         "--seed", type=int, help="the shuffle's seed: the same seed and options deal the same cards"
     )
     play.add_argument(
-        "--record", type=Path, metavar="FILE", help="write the game (seed and moves) to FILE"
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="write the game to FILE, a game record (seed, options, seats, moves, result)",
     )
     play.add_argument(
         "--replay", type=Path, metavar="FILE", help="play a recorded game again, move by move"
@@ -96,7 +100,9 @@ def main(
     args = parser().parse_args(argv)
     console = Console(stdin or sys.stdin, stdout or sys.stdout)
     try:
-        replay = Record.load(args.replay) if args.replay else None
+        if args.record or args.replay:
+            record.require_library()
+        replay = record.load(args.replay) if args.replay else None
         with (
             _server(args.server, console) as target,
             MazzoClient(target, timeout=CALL_TIMEOUT) as client,
@@ -156,7 +162,7 @@ def listing(catalog: pb.GetCatalogResponse) -> list[str]:
 
 
 def settings_from(
-    args: argparse.Namespace, catalog: pb.GetCatalogResponse, replay: Record | None
+    args: argparse.Namespace, catalog: pb.GetCatalogResponse, replay: Replay | None
 ) -> Settings:
     if replay is not None:
         request = replay.request

@@ -9,8 +9,9 @@ from typing import TextIO
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client.client import MazzoClient
+from mazzo_client.play import record
 from mazzo_client.play.narrate import Narrator
-from mazzo_client.play.record import Record
+from mazzo_client.play.record import HUMAN, Replay
 from mazzo_client.play.text import Names, Seating, plural
 
 HINT_LEVEL = "expert"
@@ -55,7 +56,7 @@ class Settings:
     think_ms: int = 0
     simulations: int = 0
     record_path: Path | None = None
-    replay: Record | None = None
+    replay: Replay | None = None
 
 
 class Left(Exception):
@@ -71,7 +72,7 @@ class Session:
         self.names = names
         scopa = settings.request.WhichOneof("game") == "scopa"
         self.narrator = Narrator(self.seating, names, settings.primiera_rule, target=0, scopa=scopa)
-        self.record = Record(settings.request, self.seating.human, dict(self.seating.levels))
+        self.moves: list[pb.Move] = []  # every move played, for the record
         self.credentials: dict[int, str] = {}
 
     @property
@@ -94,12 +95,12 @@ class Session:
                 played = self.client.play(
                     state, move, credential=self.credentials[seat], expected_ply=status.ply
                 )
-                self.record.moves.append(move)
+                self.moves.append(move)
                 state, status = played.state, played.status
                 self._tell(played.events, state, status)
         except (Left, KeyboardInterrupt):
             self.console.say("You leave the game unfinished.")
-            self._save()
+            self._save(None)
             return 1
         return self._finish(status)
 
@@ -111,6 +112,8 @@ class Session:
             scopa=request.scopa if game == "scopa" else None,
             tressette=request.tressette if game == "tressette" else None,
             seed=request.seed,
+            decks=[list(deck.cards) for deck in request.decks],
+            first_dealer=request.first_dealer if request.HasField("first_dealer") else None,
             events_seat=self.human,  # the public events and the human's own
         )
         self.credentials = {c.seat: c.credential for c in started.seat_credentials}
@@ -301,8 +304,7 @@ class Session:
     # ------------------------------------------------------------ the end
 
     def _finish(self, status: pb.Status) -> int:
-        self.record.final_scores = list(status.scores)
-        self._save()
+        self._save(status)
         scores = " ".join(str(s) for s in status.scores)
         self.console.say(
             f"Server status: game over, scores {scores}, winning side {status.winning_side}, "
@@ -310,9 +312,10 @@ class Session:
         )
         replay = self.settings.replay
         if replay is not None:
-            if replay.final_scores is not None and replay.final_scores != list(status.scores):
+            if not replay.ends_as(status):
                 self.console.say(
-                    f"The record ended at {replay.final_scores}: this server scores it otherwise."
+                    f"The record ends {replay.ending}: this server ends the game at {scores}, "
+                    f"side {status.winning_side} winning."
                 )
                 return 1
             self.console.say("The replay ends as the record did.")
@@ -326,6 +329,11 @@ class Session:
             )
         return 0
 
-    def _save(self) -> None:
+    def _save(self, final: pb.Status | None) -> None:
+        """Write the record (``final``: the status at the end; ``None``, left unfinished)."""
         if self.settings.record_path is not None and self.settings.replay is None:
-            self.record.save(self.settings.record_path)
+            seats = [
+                HUMAN if seat == self.human else self.seating.levels[seat]
+                for seat in range(self.seating.players)
+            ]
+            record.save(self.settings.record_path, self.settings.request, seats, self.moves, final)
