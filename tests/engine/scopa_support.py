@@ -12,9 +12,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from mazzo.engine.cards import DECK, Card, parse_cards
-from mazzo.engine.errors import IllegalMove
 from mazzo.engine.events import CardsDealt, Deal, Event, HandScored, Redeal
-from mazzo.engine.game import Move
+from mazzo.engine.game import IllegalMove, Move
 from mazzo.engine.scopa import ScopaRules, ScopaState, apply, legal_moves, new_game, status, view
 
 Zone = str | Sequence[Card]

@@ -1,57 +1,114 @@
-"""The expert's fast paths play and score a hand exactly as the engine does:
-each simulated hand, replayed move by move through the engine's ``apply``, is
-legal at every move and ends with the same points."""
+"""The expert's fast play-outs play and score a hand exactly as the engine does.
+
+The rules are drawn from the catalog: every option of the game's ``options``
+(every variant, switch, enum value, target and re bello card) and every player
+count, each left unset or set; a mix the rules refuse is cut down, one refused
+option at a time, to one they accept. From a position of a seeded game, a
+simulated deal of the seat's view (as the expert makes), one of its legal moves,
+then the rest of the hand on the fast path. Replayed move by move through the
+engine's ``apply``, the hand is legal at every move, and the engine tells of the
+same captures and sweeps, deals, leftovers, tricks, draws, napoletane and scores
+as the fast path worked out (its :class:`~mazzo.engine.players.base.Trace`).
+"""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mazzo.engine import get_game
-from mazzo.engine.events import HandScored
-from mazzo.engine.game import Move
+from mazzo.engine import Game, Move, get_game
+from mazzo.engine.events import (
+    Capture,
+    CardDrawn,
+    CardsDealt,
+    Deal,
+    Event,
+    HandScored,
+    LeftoversTaken,
+    NapoletanaDeclared,
+    TrickWon,
+)
 from mazzo.engine.players import determinize, fast_scopa, fast_tressette
+from mazzo.engine.players.base import Trace
 from mazzo.engine.players.voids import shown_voids
-from tests.engine.players_support import SETUP_IDS, SETUPS, positions
+from mazzo.engine.scopa_rules import ScopaRules
+from mazzo.engine.tressette import TressetteRules
+from tests.engine.options_support import catalog_rules
+
+SCOPA, TRESSETTE = get_game("scopa"), get_game("tressette")
+#: The kinds of event each fast path works out, and so claims.
+CLAIMS: dict[str, tuple[type[Event], ...]] = {
+    "scopa": (Capture, Deal, CardsDealt, LeftoversTaken, HandScored),
+    "tressette": (TrickWon, CardDrawn, NapoletanaDeclared, HandScored),
+}
+#: How often the simulated players play at random: never, as the expert, always.
+EXPLORE = st.sampled_from([0.0, 0.1, 1.0])
+SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
+#: Random moves played before the position (a hand has at most 40), often few: the
+#: first trick, where Tressette's hands declare their napoletane, and the first round.
+PLIES = st.integers(min_value=0, max_value=40) | st.integers(min_value=0, max_value=3)
 
 
-def _engine_totals(game: Any, state: Any, moves: list[Move]) -> tuple[int, ...]:
-    for move in moves:
+def position(game: Game, rules: Any, seed: int, plies: int) -> tuple[Any, random.Random]:
+    """The state after up to ``plies`` random moves of the first hand of a seeded game
+    (before the move that ends it)."""
+    state, _ = game.new_game(rules, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        after, _ = game.apply(state, rng.choice(game.legal_moves(state)))
+        if after.hand_number != state.hand_number or after.winner is not None:
+            break
+        state = after
+    return state, rng
+
+
+def engine_events(game: Game, state: Any, moves: list[Move]) -> list[Event]:
+    """The events of ``moves`` replayed through the engine, each checked legal: the
+    last one ends the hand, none before it does. Up to the hand's scores."""
+    told: list[Event] = []
+    for number, move in enumerate(moves, start=1):
         assert move in game.legal_moves(state), move
         state, events = game.apply(state, move)
-    (scored,) = [e for e in events if isinstance(e, HandScored)]
-    return tuple(side.total for side in scored.sides)
+        ends = any(isinstance(e, HandScored) for e in events)
+        assert ends == (number == len(moves)), (move, events)
+        told += events
+    return told[: 1 + next(i for i, e in enumerate(told) if isinstance(e, HandScored))]
 
 
-@pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
-def test_the_fast_path_scores_every_simulated_hand_as_the_engine_does(
-    name: str, rules: Any
+def check_play_out(game: Game, rules: Any, seed: int, plies: int, explore: float) -> None:
+    state, rng = position(game, rules, seed, plies)
+    seen = game.view(state, state.to_play)
+    if game is SCOPA:
+        simulated = determinize.scopa_state(seen, rng)
+        play_out = fast_scopa.play_out
+    else:
+        simulated = determinize.tressette_state(seen, rng, shown_voids(seen))
+        play_out = fast_tressette.play_out
+    move = rng.choice(game.legal_moves(simulated))
+    trace = Trace()
+    totals = play_out(simulated, move, random.Random(seed), explore, trace)
+    assert trace.moves[0] == move
+    told = engine_events(game, simulated, trace.moves)
+    assert trace.events == [e for e in told if type(e) in CLAIMS[game.name]]
+    scored = told[-1]
+    assert isinstance(scored, HandScored)
+    assert totals == tuple(side.total for side in scored.sides)
+
+
+@settings(max_examples=250, derandomize=True)
+@given(rules=catalog_rules(SCOPA), seed=SEEDS, plies=PLIES, explore=EXPLORE)
+def test_scopa_play_outs_take_sweep_deal_and_score_as_the_engine_in_every_option_mix(
+    rules: ScopaRules, seed: int, plies: int, explore: float
 ) -> None:
-    game = get_game(name)
-    rng = random.Random(4)
-    checked = lays = 0
-    for state in positions(game, rules, seed=41, every=6):
-        seat = state.to_play
-        seen = game.view(state, seat)
-        for _ in range(3):
-            move = rng.choice(game.legal_moves(state))
-            if name == "scopa":
-                simulated = determinize.scopa_state(seen, rng)
-                moves: list[Move] = []
-                fast = fast_scopa.play_out(simulated, move, rng, 0.3, moves)
-            else:
-                simulated = determinize.tressette_state(seen, rng, shown_voids(seen))
-                trace: list[Any] = []
-                fast = fast_tressette.play_out(simulated, move, rng, 0.3, trace)
-                moves = [Move(s, c) for s, c in trace]
-            assert moves[0] == move
-            assert fast == _engine_totals(game, simulated, moves)
-            checked += 1
-            lays += sum(m.lay for m in moves[1:])
-    assert checked >= 3
-    if not getattr(rules, "compulsory_capture", True):
-        # Where taking is optional the simulated players lay a card that could
-        # take too, and the engine takes it as the lay it is.
-        assert lays > 0
+    check_play_out(SCOPA, rules, seed, plies, explore)
+
+
+@settings(max_examples=300, derandomize=True)
+@given(rules=catalog_rules(TRESSETTE), seed=SEEDS, plies=PLIES, explore=EXPLORE)
+def test_tressette_play_outs_follow_win_draw_declare_and_score_as_the_engine(
+    rules: TressetteRules, seed: int, plies: int, explore: float
+) -> None:
+    check_play_out(TRESSETTE, rules, seed, plies, explore)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from mazzo.engine.cards import DECK, Card
-from mazzo.engine.errors import IllegalMove, RuleError
+from mazzo.engine.errors import RuleError
 from mazzo.engine.events import (
     CardDrawn,
     CardPlayed,
@@ -27,7 +27,7 @@ from mazzo.engine.events import (
     NapoletanaDeclared,
     TrickWon,
 )
-from mazzo.engine.game import Move
+from mazzo.engine.game import IllegalMove, Move
 from mazzo.engine.registry import dump_state, load_state
 from mazzo.engine.tressette import (
     TressetteRules,

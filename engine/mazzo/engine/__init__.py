@@ -11,8 +11,9 @@ The public names::
 """
 
 from mazzo.engine.cards import DECK, Card, parse_cards
-from mazzo.engine.errors import IllegalMove, InvalidInput, Reason, RuleError
-from mazzo.engine.game import Game, Move, OptionSpec, Status
+from mazzo.engine.errors import InvalidInput, Reason, RuleError
+from mazzo.engine.game import Game, IllegalMove, Move, Status
+from mazzo.engine.options import OptionSpec
 from mazzo.engine.registry import GAMES, dump_state, game_of, get_game, load_state
 
 __all__ = [

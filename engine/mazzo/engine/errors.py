@@ -4,8 +4,10 @@ Two kinds, because callers act on them differently:
 
 * :class:`InvalidInput` -- the request itself is malformed (an unknown card,
   a bad option, a seat that does not exist). Retrying it unchanged never works.
-* :class:`IllegalMove` -- a well-formed move that the rules forbid in this
-  state (not your turn, must take the same rank, ...).
+* :class:`~mazzo.engine.game.IllegalMove` -- a well-formed move that the rules
+  forbid in this state (not your turn, must take the same rank, ...). It lives
+  with :class:`~mazzo.engine.game.Move`, whose legal alternatives it carries:
+  this module is the engine's first, and imports none of it.
 
 Either way the state the caller holds is untouched: the engine never mutates
 a state.
@@ -15,10 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from mazzo.engine.game import Move
 
 
 class Reason(StrEnum):
@@ -61,21 +59,3 @@ class RuleError(Exception):
 
 class InvalidInput(RuleError):
     """The request is malformed, whatever the state."""
-
-
-class IllegalMove(RuleError):
-    """The move is well formed but the rules forbid it here.
-
-    ``choices`` lists the legal alternatives when that helps the caller (an
-    ambiguous capture lists every capture the card could make).
-    """
-
-    def __init__(
-        self,
-        reason: Reason,
-        message: str,
-        details: Mapping[str, str] | None = None,
-        choices: tuple[Move, ...] = (),
-    ):
-        super().__init__(reason, message, details)
-        self.choices = choices

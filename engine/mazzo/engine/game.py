@@ -13,8 +13,9 @@ from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar, cast
 
 from mazzo.engine.cards import Card, parse_cards
-from mazzo.engine.errors import IllegalMove, InvalidInput, Reason
+from mazzo.engine.errors import InvalidInput, Reason, RuleError
 from mazzo.engine.events import Event, GameOver, HandScored
+from mazzo.engine.options import OptionSpec
 
 _new = tuple.__new__
 
@@ -43,26 +44,6 @@ class Status(NamedTuple):
     @property
     def game_over(self) -> bool:
         return self.winning_side is not None
-
-
-@dataclass(frozen=True, slots=True)
-class OptionSpec:
-    """One rules option as the catalog shows it."""
-
-    name: str
-    type: str  # "int", "bool" or "enum"
-    default: int | bool | str
-    description: str
-    allowed: tuple[str, ...] = ()
-    min: int = 0
-    max: int = 0
-
-    @classmethod
-    def enum(cls, name: str, default: StrEnum, description: str) -> OptionSpec:
-        """An enum option: its allowed values are every member of the default's enum."""
-        return cls(
-            name, "enum", default.value, description, allowed=tuple(m.value for m in type(default))
-        )
 
 
 class Move(NamedTuple):
@@ -230,6 +211,25 @@ def _rules_value(spec: OptionSpec, value: object) -> object:
 
 
 # ---------------------------------------------------------------- shared rule pieces
+
+
+class IllegalMove(RuleError):
+    """The move is well formed but the rules forbid it here (mazzo.engine.errors).
+
+    ``choices`` lists the legal alternatives when that helps the caller (an
+    ambiguous capture lists every capture the card could make).
+    """
+
+    def __init__(
+        self,
+        reason: Reason,
+        message: str,
+        details: Mapping[str, str] | None = None,
+        choices: tuple[Move, ...] = (),
+    ):
+        super().__init__(reason, message, details)
+        self.choices = choices
+
 
 #: Bounds of a state's counters that no real game reaches (a game is played to
 #: at most 1,000 points, and every hand scores at least one point), well inside

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from mazzo.engine import deal, packing
 from mazzo.engine.cards import ACE, CUPS, DECK, DECK_SIZE, KING, RANK_OF, RANKS, Card, format_cards
-from mazzo.engine.errors import IllegalMove, InvalidInput, Reason
+from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.events import (
     Capture,
     CardPlayed,
@@ -35,8 +35,8 @@ from mazzo.engine.game import (
     MAX_HAND_NUMBER,
     MAX_SCORE,
     Game,
+    IllegalMove,
     Move,
-    OptionSpec,
     Status,
     check_seat,
     check_turn,
@@ -46,14 +46,13 @@ from mazzo.engine.game import (
     replace_at,
     status_of,
 )
+from mazzo.engine.options import catalog
 from mazzo.engine.scopa_rules import (
     BOOL_FIELDS,
     ENUM_FIELDS,
-    MAX_TARGET,
     PLAYER_COUNTS,
     AceSweep,
     CaptureRule,
-    DealRule,
     Face,
     PrimieraRule,
     ScopaRules,
@@ -541,8 +540,8 @@ def apply(
     events.append(_new(CardPlayed, (seat, card)))
     if take:
         side = last_capture_side = seat % 2 if rules.teams else seat
-        sweep = len(take) == len(table) and _is_sweep(
-            state, card, last_card=hands_empty and not stock
+        sweep = len(take) == len(table) and is_sweep(
+            rules, card, table, last_card=hands_empty and not stock
         )
         if len(take) == 1:  # the usual capture, by rank: cut the one card out
             at = table.index(*take)
@@ -595,17 +594,16 @@ def apply(
     return state, events
 
 
-def _is_sweep(state: ScopaState, card: Card, last_card: bool) -> bool:
-    """A capture emptying the table sweeps, except with the last card of the hand
-    and, as the rules say, with an ace that takes all."""
+def is_sweep(rules: ScopaRules, card: Card, table: Sequence[Card], last_card: bool) -> bool:
+    """Whether ``card`` taking the whole ``table`` sweeps: it does, except with the
+    last card of the hand and, as ``rules.ace_sweep`` says, with an ace that takes all."""
     if last_card:
         return False
-    rules = state.rules
     if not rules.ace_takes_all or RANK_OF[card] != ACE:
         return True
     if rules.ace_sweep is AceSweep.NEVER:
         return False
-    took_all = ACE not in (RANK_OF[t] for t in state.table)
+    took_all = ACE not in (RANK_OF[t] for t in table)
     return rules.ace_sweep is AceSweep.ALWAYS or not took_all
 
 
@@ -857,74 +855,7 @@ SCOPA = Game(
         "sweep the table."
     ),
     player_counts=PLAYER_COUNTS,
-    options=(
-        OptionSpec.enum(
-            "variant",
-            Variant.SCOPA,
-            "the preset of every switch below; a switch set by the caller overrides it",
-        ),
-        OptionSpec("target", "int", 11, "points to win", min=1, max=MAX_TARGET),
-        OptionSpec("napola", "bool", False, "score the run of coins from the ace"),
-        OptionSpec.enum(
-            "primiera",
-            PrimieraRule.STANDARD,
-            "how the primiera point is decided",
-        ),
-        OptionSpec.enum(
-            "deal",
-            DealRule.THREE,
-            "3 each and 4 on the table, or Scopone's 9 + 4 or 10 each",
-        ),
-        OptionSpec.enum(
-            "capture",
-            CaptureRule.SCOPA,
-            "by rank or sum, by fifteen (Quindici, Escoba), or either (Cirulla)",
-        ),
-        OptionSpec("ace_takes_all", "bool", False, "an ace takes the whole table"),
-        OptionSpec.enum(
-            "ace_sweep",
-            AceSweep.ORDINARY,
-            "when an ace that takes all makes a sweep",
-        ),
-        OptionSpec(
-            "fewest_cards", "bool", False, "among several sums, only the fewest cards may be taken"
-        ),
-        OptionSpec("redeal_kings", "bool", True, "a first table with 3 or 4 kings is dealt again"),
-        OptionSpec(
-            "redeal_aces", "bool", False, "a first table with 2 or more aces is dealt again"
-        ),
-        OptionSpec.enum(
-            "first_table_bonus",
-            TableBonus.NONE,
-            "the dealer takes a first table of 15 (or 30) as sweeps",
-        ),
-        OptionSpec("declarations", "bool", False, "Cirulla's hand declarations, with the matta"),
-        OptionSpec("grande_piccola", "bool", False, "Cirulla's grande (5) and piccola (3+)"),
-        OptionSpec("re_bello", "card", "", "a second bonus card worth 1 point (e.g. 10D)"),
-        OptionSpec.enum(
-            "face",
-            Face.ITALIAN,
-            "the names of the cards in views; the codes never change",
-        ),
-        OptionSpec(
-            "compulsory_capture",
-            "bool",
-            True,
-            "a card that can take must take; off (Escoba), it may also be laid",
-        ),
-        OptionSpec(
-            "matta_wild_in_first_table",
-            "bool",
-            False,
-            "Cirulla: the matta (7C) counts as any value in the first-table total",
-        ),
-        OptionSpec(
-            "piccola_stops_at_six",
-            "bool",
-            False,
-            "Cirulla: the piccola's run of coins stops at the 6, not the 7",
-        ),
-    ),
+    options=catalog(ScopaRules),
     new_game=new_game,
     legal_moves=legal_moves,
     resolve=resolve,

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, NoReturn
+from typing import Any
 
+from mazzo.engine import options
 from mazzo.engine.cards import SETTEBELLO, Card
 from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.options import card, choice, number, switch
 
 PLAYER_COUNTS = (2, 3, 4, 6)
 MAX_TARGET = 1000
@@ -83,29 +85,50 @@ DEAL_SIZES = {DealRule.THREE: (3, 4), DealRule.SCOPONE_NINE: (9, 4), DealRule.SC
 
 @dataclass(frozen=True, slots=True)
 class ScopaRules:
+    """Every option of a game of Scopa, each declared once (mazzo.engine.options): the
+    catalog, the checks, the state codec and the server's mapping read them from here.
+
+    The order of the enum options and of the on/off options is the order of the state
+    codec's rules bytes (mazzo.engine.scopa): add an option after the others of its
+    kind, never reorder them.
+    """
+
     players: int = 2
-    target: int = 11
-    napola: bool = False
-    primiera: PrimieraRule = PrimieraRule.STANDARD
-    variant: Variant = Variant.SCOPA
-    deal: DealRule = DealRule.THREE
-    capture: CaptureRule = CaptureRule.SCOPA
-    ace_takes_all: bool = False
-    ace_sweep: AceSweep = AceSweep.ORDINARY
-    fewest_cards: bool = False
-    redeal_kings: bool = True
-    redeal_aces: bool = False
-    first_table_bonus: TableBonus = TableBonus.NONE
-    declarations: bool = False
-    grande_piccola: bool = False
-    re_bello: Card | None = None
-    face: Face = Face.ITALIAN
-    #: A card that can take must take (Scopa); off, it may also be laid (Escoba).
-    compulsory_capture: bool = True
-    #: Cirulla: the matta (7C) counts as any value in the first-table total.
-    matta_wild_in_first_table: bool = False
-    #: Cirulla: the piccola's run of coins stops at the 6 instead of the 7.
-    piccola_stops_at_six: bool = False
+    target: int = number(11, "points to win", low=1, high=MAX_TARGET)
+    napola: bool = switch(False, "score the run of coins from the ace")
+    primiera: PrimieraRule = choice(PrimieraRule.STANDARD, "how the primiera point is decided")
+    variant: Variant = choice(
+        Variant.SCOPA,
+        "the preset of every switch below; a switch set by the caller overrides it",
+        presets=True,
+    )
+    deal: DealRule = choice(
+        DealRule.THREE, "3 each and 4 on the table, or Scopone's 9 + 4 or 10 each"
+    )
+    capture: CaptureRule = choice(
+        CaptureRule.SCOPA, "by rank or sum, by fifteen (Quindici, Escoba), or either (Cirulla)"
+    )
+    ace_takes_all: bool = switch(False, "an ace takes the whole table")
+    ace_sweep: AceSweep = choice(AceSweep.ORDINARY, "when an ace that takes all makes a sweep")
+    fewest_cards: bool = switch(False, "among several sums, only the fewest cards may be taken")
+    redeal_kings: bool = switch(True, "a first table with 3 or 4 kings is dealt again")
+    redeal_aces: bool = switch(False, "a first table with 2 or more aces is dealt again")
+    first_table_bonus: TableBonus = choice(
+        TableBonus.NONE, "the dealer takes a first table of 15 (or 30) as sweeps"
+    )
+    declarations: bool = switch(False, "Cirulla's hand declarations, with the matta")
+    grande_piccola: bool = switch(False, "Cirulla's grande (5) and piccola (3+)")
+    re_bello: Card | None = card("a second bonus card worth 1 point (e.g. 10D)")
+    face: Face = choice(Face.ITALIAN, "the names of the cards in views; the codes never change")
+    compulsory_capture: bool = switch(
+        True, "a card that can take must take; off (Escoba), it may also be laid"
+    )
+    matta_wild_in_first_table: bool = switch(
+        False, "Cirulla: the matta (7C) counts as any value in the first-table total"
+    )
+    piccola_stops_at_six: bool = switch(
+        False, "Cirulla: the piccola's run of coins stops at the 6, not the 7"
+    )
     #: The switches that decide captures, as one small key for the capture cache.
     capture_key: tuple[CaptureRule, bool, bool] = field(
         init=False, repr=False, compare=False, hash=False
@@ -117,18 +140,12 @@ class ScopaRules:
     _hash: int = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        for name, kind in ENUM_FIELDS.items():
-            object.__setattr__(self, name, _enum_option(name, kind, getattr(self, name)))
-        for name in BOOL_FIELDS:
-            if type(getattr(self, name)) is not bool:
-                _refuse(name, f"{name} must be true or false")
         if type(self.players) is not int or self.players not in PLAYER_COUNTS:
             raise InvalidInput(
                 Reason.INVALID_PLAYERS,
                 f"Scopa is played by 2, 3, 4 or 6 players, not {self.players}",
             )
-        if type(self.target) is not int or not 1 <= self.target <= MAX_TARGET:
-            _refuse("target", f"target must be between 1 and {MAX_TARGET}, not {self.target}")
+        options.check(self)
         _check_combination(self)
         key = (self.capture, self.ace_takes_all, self.fewest_cards)
         object.__setattr__(self, "capture_key", key)
@@ -142,18 +159,18 @@ class ScopaRules:
     @classmethod
     def preset(cls, variant: Variant | str = Variant.SCOPA, **overrides: Any) -> ScopaRules:
         """The rules of ``variant``, with the switches in ``overrides`` set by the caller."""
-        chosen: Variant = _enum_option("variant", Variant, variant)
+        chosen = options.enum_value("variant", Variant, variant)
         unknown = sorted(set(overrides) - {f.name for f in fields(cls) if f.init})
         if unknown:
-            _refuse(unknown[0], f"no Scopa option {unknown[0]!r}")
+            options.refuse(unknown[0], f"no Scopa option {unknown[0]!r}")
         values = {**_PRESETS[chosen], **overrides, "variant": chosen}
         if values.get("deal") == DealRule.SCOPONE_TEN:
             # No first table: the redeal switches are off unless the caller set them.
-            for switch in ("redeal_kings", "redeal_aces"):
-                if switch not in overrides:
-                    values[switch] = False
+            for name in ("redeal_kings", "redeal_aces"):
+                if name not in overrides:
+                    values[name] = False
         if "ace_sweep" in overrides and not values.get("ace_takes_all", False):
-            _refuse("ace_sweep", "ace_sweep applies only when ace_takes_all is on")
+            options.refuse("ace_sweep", "ace_sweep applies only when ace_takes_all is on")
         if "players" not in overrides:
             values["players"] = DEFAULT_PLAYERS[chosen]
         return cls(**values)
@@ -175,29 +192,9 @@ class ScopaRules:
         return seat % 2 if self.teams else seat
 
 
-#: The switches of enum type and of bool type. Their order is the order of the
-#: state codec's rules bytes (engine/mazzo/engine/scopa.py): append, never reorder.
-ENUM_FIELDS: dict[str, type[StrEnum]] = {
-    "primiera": PrimieraRule,
-    "variant": Variant,
-    "deal": DealRule,
-    "capture": CaptureRule,
-    "ace_sweep": AceSweep,
-    "first_table_bonus": TableBonus,
-    "face": Face,
-}
-BOOL_FIELDS = (
-    "napola",
-    "ace_takes_all",
-    "fewest_cards",
-    "redeal_kings",
-    "redeal_aces",
-    "declarations",
-    "grande_piccola",
-    "compulsory_capture",
-    "matta_wild_in_first_table",
-    "piccola_stops_at_six",
-)
+#: The options of enum type and of bool type, in the order the state codec packs them.
+ENUM_FIELDS = options.enum_fields(ScopaRules)
+BOOL_FIELDS = options.bool_fields(ScopaRules)
 
 #: What each variant changes from plain Scopa (docs/variants.md, the presets table).
 _PRESETS: dict[Variant, dict[str, Any]] = {
@@ -265,19 +262,6 @@ def preset_values(variant: Variant) -> dict[str, Any]:
     return dict(_PRESETS[variant])
 
 
-def _refuse(option: str, message: str) -> NoReturn:
-    raise InvalidInput(Reason.INVALID_OPTION, message, {"option": option})
-
-
-def _enum_option(name: str, kind: type[StrEnum], value: object) -> Any:
-    """Accept the member or its text ("sevens"); refuse anything else."""
-    try:
-        return kind(value)  # type: ignore[arg-type]
-    except ValueError:
-        allowed = ", ".join(member.value for member in kind)
-        _refuse(name, f"{name} must be one of {allowed}, not {value!r}")
-
-
 def _check_combination(rules: ScopaRules) -> None:
     """Refuse switches that make no sense together (docs/variants.md)."""
     # A player count the variant or the deal does not allow is INVALID_PLAYERS, as for
@@ -295,22 +279,23 @@ def _check_combination(rules: ScopaRules) -> None:
             {"option": "players"},
         )
     if rules.declarations and rules.deal is not DealRule.THREE:
-        _refuse("declarations", "the hand declarations judge hands of 3 cards")
+        options.refuse("declarations", "the hand declarations judge hands of 3 cards")
     if rules.deal is DealRule.SCOPONE_TEN and (
         rules.redeal_kings or rules.redeal_aces or rules.first_table_bonus is not TableBonus.NONE
     ):
-        _refuse("deal", "the 10-card Scopone deal has no first table to redeal or score")
+        options.refuse("deal", "the 10-card Scopone deal has no first table to redeal or score")
     if rules.matta_wild_in_first_table and rules.first_table_bonus is TableBonus.NONE:
-        _refuse(
+        options.refuse(
             "matta_wild_in_first_table",
             "matta_wild_in_first_table applies only with a first_table_bonus",
         )
     if rules.piccola_stops_at_six and not rules.grande_piccola:
-        _refuse("piccola_stops_at_six", "piccola_stops_at_six applies only with grande_piccola")
+        options.refuse(
+            "piccola_stops_at_six", "piccola_stops_at_six applies only with grande_piccola"
+        )
     if rules.napola and rules.grande_piccola:
-        _refuse("napola", "the napola and the piccola would score the same run of coins twice")
-    if rules.re_bello is not None:
-        if not isinstance(rules.re_bello, Card):
-            _refuse("re_bello", f"re_bello must be a card, not {rules.re_bello!r}")
-        if rules.re_bello == SETTEBELLO:
-            _refuse("re_bello", "the 7 of coins already scores as the settebello")
+        options.refuse(
+            "napola", "the napola and the piccola would score the same run of coins twice"
+        )
+    if rules.re_bello == SETTEBELLO:
+        options.refuse("re_bello", "the 7 of coins already scores as the settebello")

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from mazzo.engine import deal, packing
-from mazzo.engine.cards import DECK_SIZE, SUITS, Card
-from mazzo.engine.errors import IllegalMove, InvalidInput, Reason
+from mazzo.engine import deal, options, packing
+from mazzo.engine.cards import DECK, DECK_SIZE, RANK_OF, SUIT_OF, SUITS, Card
+from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.events import (
     CardDrawn,
     CardPlayed,
@@ -33,8 +33,8 @@ from mazzo.engine.game import (
     MAX_HAND_NUMBER,
     MAX_SCORE,
     Game,
+    IllegalMove,
     Move,
-    OptionSpec,
     Status,
     check_seat,
     check_turn,
@@ -44,6 +44,7 @@ from mazzo.engine.game import (
     replace_at,
     status_of,
 )
+from mazzo.engine.options import number, switch
 
 PLAYER_COUNTS = (2, 4)
 HAND_SIZE = 10
@@ -56,13 +57,23 @@ NAPOLETANA_RANKS = (3, 2, 1)
 STRENGTH = (0, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7)
 #: Value in thirds of a point of ranks 1..10: ace 3; 2, 3 and the face cards 1.
 THIRDS = (0, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1)
+#: The same by card index (0..39): plain look-ups for the hot paths, the engine's
+#: and the expert's play-outs (mazzo.engine.players.fast_tressette).
+CARD_STRENGTH = tuple(STRENGTH[RANK_OF[c]] for c in DECK)
+CARD_THIRDS = tuple(THIRDS[RANK_OF[c]] for c in DECK)
+#: By suit: the cards of its napoletana.
+NAPOLETANA_CARDS = tuple(
+    tuple(Card.of(rank, suit) for rank in NAPOLETANA_RANKS) for suit in range(len(SUITS))
+)
 
 
 @dataclass(frozen=True, slots=True)
 class TressetteRules:
+    """Every option of a game of Tressette, each declared once (mazzo.engine.options)."""
+
     players: int = 2
-    target: int = DEFAULT_TARGET
-    napoletana: bool = False
+    target: int = number(DEFAULT_TARGET, "points to win", low=1, high=MAX_TARGET)
+    napoletana: bool = switch(False, "3 points for holding the 3, 2 and ace of a suit")
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or self.players not in PLAYER_COUNTS:
@@ -70,16 +81,7 @@ class TressetteRules:
                 Reason.INVALID_PLAYERS,
                 f"Tressette is played by 2 or 4 players, not {self.players}",
             )
-        if type(self.target) is not int or not 1 <= self.target <= MAX_TARGET:
-            raise InvalidInput(
-                Reason.INVALID_OPTION,
-                f"target must be between 1 and {MAX_TARGET}, not {self.target}",
-                {"option": "target"},
-            )
-        if type(self.napoletana) is not bool:
-            raise InvalidInput(
-                Reason.INVALID_OPTION, "napoletana must be true or false", {"option": "napoletana"}
-            )
+        options.check(self)
 
     @property
     def with_stock(self) -> bool:
@@ -210,12 +212,12 @@ def _start_hand(
 # ---------------------------------------------------------------- moves
 
 
-def _led_suit_in_hand(state: TressetteState, seat: int) -> tuple[Card, ...]:
-    """The cards ``seat`` must choose from to follow suit (none when leading)."""
-    if not state.trick:
-        return ()
-    led = state.trick[0].suit
-    return tuple(c for c in state.hands[seat] if c.suit == led)
+def playable(hand: Sequence[Card], trick: Sequence[Card]) -> Sequence[Card]:
+    """The cards of ``hand`` that may be played to ``trick``: follow suit when you can."""
+    if not trick:
+        return hand
+    led = SUIT_OF[trick[0]]
+    return [c for c in hand if SUIT_OF[c] == led] or hand
 
 
 def legal_moves(state: TressetteState) -> list[Move]:
@@ -223,8 +225,7 @@ def legal_moves(state: TressetteState) -> list[Move]:
     if state.game_over:
         return []
     seat = state.to_play
-    followers = _led_suit_in_hand(state, seat)
-    return [Move(seat, card) for card in followers or state.hands[seat]]
+    return [Move(seat, card) for card in playable(state.hands[seat], state.trick)]
 
 
 def resolve(state: TressetteState, move: Move) -> Move:
@@ -240,8 +241,8 @@ def resolve(state: TressetteState, move: Move) -> Move:
         raise InvalidInput(
             Reason.TAKE_NOT_ALLOWED, "a Tressette move is a card alone: no take, no lay"
         )
-    followers = _led_suit_in_hand(state, move.seat)
-    if followers and move.card not in followers:
+    followers = playable(state.hands[move.seat], state.trick)
+    if move.card not in followers:  # it is in the hand: the hand holds the led suit
         led = SUITS[state.trick[0].suit]
         raise IllegalMove(
             Reason.MUST_FOLLOW_SUIT,
@@ -286,11 +287,15 @@ def apply(
 
 def trick_winner(leader: int, trick: Sequence[Card], players: int) -> int:
     """The seat whose card is the strongest of the led suit."""
-    led = trick[0].suit
-    best = max(
-        (i for i, c in enumerate(trick) if c.suit == led), key=lambda i: STRENGTH[trick[i].rank]
+    return (leader + winning_index(trick)) % players
+
+
+def winning_index(trick: Sequence[Card]) -> int:
+    """The position in ``trick`` (complete or not) of the strongest card of the led suit."""
+    led = SUIT_OF[trick[0]]
+    return max(
+        (i for i, c in enumerate(trick) if SUIT_OF[c] == led), key=lambda i: CARD_STRENGTH[trick[i]]
     )
-    return (leader + best) % players
 
 
 def _finish_trick(
@@ -343,8 +348,8 @@ def _declare(
     """Declare every napoletana of ``seat`` not yet declared that involves a card of ``among``."""
     hand = set(state.hands[seat])
     side = state.rules.side_of(seat)
-    for suit in sorted({c.suit for c in among}):
-        cards = tuple(Card.of(rank, suit) for rank in NAPOLETANA_RANKS)
+    for suit in sorted({SUIT_OF[c] for c in among}):
+        cards = NAPOLETANA_CARDS[suit]
         if state.declared[seat] & (1 << suit) or not hand.issuperset(cards):
             continue
         events.append(NapoletanaDeclared(seat, side, suit, cards, NAPOLETANA_POINTS))
@@ -370,22 +375,29 @@ def _end_hand(
 
 
 def thirds(cards: Sequence[Card]) -> int:
-    return sum(THIRDS[c.rank] for c in cards)
+    return sum(map(CARD_THIRDS.__getitem__, cards))
 
 
 def score_hand(
     piles: Sequence[Sequence[Card]], last_trick_side: int, napoletana: Sequence[int]
 ) -> tuple[TressetteSideScore, ...]:
     """Each side: its thirds floored to points, 1 for the last trick, its napoletana."""
+    return side_scores([thirds(pile) for pile in piles], last_trick_side, napoletana)
+
+
+def side_scores(
+    thirds_won: Sequence[int], last_trick_side: int, napoletana: Sequence[int]
+) -> tuple[TressetteSideScore, ...]:
+    """:func:`score_hand` from the thirds each side won."""
     return tuple(
         TressetteSideScore(
             side=side,
-            thirds=thirds(pile),
-            card_points=thirds(pile) // 3,
+            thirds=won,
+            card_points=won // 3,
             last_trick_point=int(side == last_trick_side),
             napoletana=napoletana[side],
         )
-        for side, pile in enumerate(piles)
+        for side, won in enumerate(thirds_won)
     )
 
 
@@ -566,10 +578,7 @@ TRESSETTE = Game(
     title="Tressette",
     description="The trick-taking game without trumps: follow suit, win the 3s, 2s and aces.",
     player_counts=PLAYER_COUNTS,
-    options=(
-        OptionSpec("target", "int", DEFAULT_TARGET, "points to win", min=1, max=MAX_TARGET),
-        OptionSpec("napoletana", "bool", False, "3 points for holding the 3, 2 and ace of a suit"),
-    ),
+    options=options.catalog(TressetteRules),
     new_game=new_game,
     legal_moves=legal_moves,
     resolve=resolve,

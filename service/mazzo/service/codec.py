@@ -9,80 +9,113 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from enum import StrEnum
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from google.protobuf.descriptor import Descriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
-from mazzo.engine import GAMES, Card, Game, Move, Status, parse_cards
+from mazzo.engine import GAMES, Card, Game, Move, OptionSpec, Status, get_game, parse_cards
 from mazzo.engine import events as ev
 from mazzo.engine.cards import DECK, SUITS
 from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.faces import card_index, card_name
-from mazzo.engine.scopa import ScopaRules, ScopaView
+from mazzo.engine.scopa import ScopaView
 from mazzo.engine.scopa_rules import (
-    BOOL_FIELDS,
     DEFAULT_PLAYERS,
-    ENUM_FIELDS,
     TITLES,
     VARIANT_PLAYERS,
     Face,
     Variant,
     preset_values,
 )
-from mazzo.engine.tressette import TressetteRules, TressetteView
+from mazzo.engine.tressette import TressetteView
 from mazzo.v1 import engine_pb2 as pb
-
-DEFAULT_PLAYERS_OF_GAME = 2
 
 _Key = TypeVar("_Key")
 _Value = TypeVar("_Value")
 
-#: Engine enums by option name, with their wire enum. A wire name is the wire
-#: enum's prefix and the engine value in capitals: DEAL_RULE_SCOPONE_NINE.
-_SCOPA_OPTIONS = pb.ScopaOptions.DESCRIPTOR
-# The stubs also allow upb's descriptor class, whose objects are Descriptor instances.
-assert isinstance(_SCOPA_OPTIONS, Descriptor)
-_SCOPA_FIELDS = _SCOPA_OPTIONS.fields_by_name
+
+# ---------------------------------------------------------------- a game's options
+# A game's options message is the field of NewGameRequest's oneof `game` named after
+# the game, and each of its fields is named after the engine's option it carries (the
+# catalog's, mazzo.engine.options): the whole mapping follows from the names. A wire
+# enum's names are its prefix and the engine value in capitals: DEAL_RULE_SCOPONE_NINE.
 
 
-def _wire_enum(option: str) -> EnumTypeWrapper:
-    """The wire enum of the ScopaOptions field ``option``."""
-    enum_type = _SCOPA_FIELDS[option].enum_type
-    if enum_type is None:
-        raise TypeError(f"ScopaOptions.{option} is not an enum field")
-    return EnumTypeWrapper(enum_type)
+@dataclass(frozen=True)
+class _WireOption:
+    """One option of a game and the field of its options message that carries it."""
+
+    spec: OptionSpec
+    field: FieldDescriptor
+    #: An enum option's wire enum, and the prefix of its names (``DEAL_RULE_``).
+    enum: EnumTypeWrapper | None = None
+    prefix: str = ""
+
+    def read(self, message: Any) -> Any:
+        """The option's value in ``message`` as the engine's rules take it, or
+        ``_UNSET`` when the caller left it out: a field with presence unset, or one
+        without at its zero (proto3 cannot tell that zero from unset)."""
+        name = self.spec.name
+        if self.field.has_presence and not message.HasField(name):
+            return _UNSET
+        value = getattr(message, name)
+        if self.spec.type == "card":
+            return Card.parse(value) if value else None
+        if not self.field.has_presence and not value:
+            return _UNSET
+        return value if self.enum is None else self._engine_value(self.enum, value)
+
+    def _engine_value(self, wire: EnumTypeWrapper, number: int) -> str:
+        name = self.spec.name
+        try:
+            value = wire.Name(number).removeprefix(self.prefix).lower()
+        except ValueError:
+            value = ""
+        if value not in self.spec.allowed:
+            raise InvalidInput(
+                Reason.INVALID_OPTION, f"unknown {name} value {number}", {"option": name}
+            )
+        return value
+
+    def text(self, value: object) -> str:
+        """A value of the option as the catalog and JSON write it."""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if self.enum is not None:
+            if value not in self.spec.allowed:
+                raise ValueError(f"{value!r} is not a valid {self.spec.name}")
+            return self.prefix + str(value).upper()
+        return "" if value is None else str(value)
 
 
-_ENUM_OPTIONS: dict[str, tuple[EnumTypeWrapper, type[StrEnum]]] = {
-    name: (_wire_enum(name), kind) for name, kind in ENUM_FIELDS.items()
+_UNSET = object()
+
+
+def _wire_options(game: Game) -> dict[str, _WireOption]:
+    """By name, every option of ``game`` with its field of the game's options message."""
+    message = pb.NewGameRequest.DESCRIPTOR.fields_by_name[game.name].message_type
+    # The stubs also allow upb's descriptor classes, whose objects are these instances.
+    assert isinstance(message, Descriptor)
+    options = {}
+    for spec in game.options:
+        field = message.fields_by_name[spec.name]
+        enum_type = field.enum_type
+        if enum_type is None:
+            options[spec.name] = _WireOption(spec, field)
+        else:
+            prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", enum_type.name).upper() + "_"
+            options[spec.name] = _WireOption(spec, field, EnumTypeWrapper(enum_type), prefix)
+    return options
+
+
+_GAME_OPTIONS: dict[str, dict[str, _WireOption]] = {
+    name: _wire_options(game) for name, game in GAMES.items()
 }
-#: The bool switches a caller may leave unset (``optional`` on the wire).
-_BOOL_SWITCHES = tuple(name for name in BOOL_FIELDS if _SCOPA_FIELDS[name].has_presence)
-
-
-def _prefix(wire: EnumTypeWrapper) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", wire.DESCRIPTOR.name).upper() + "_"
-
-
-def wire_name(option: str, value: StrEnum) -> str:
-    """The wire name of an engine enum value: ``DEAL_RULE_SCOPONE_NINE``."""
-    wire, _ = _ENUM_OPTIONS[option]
-    return _prefix(wire) + value.value.upper()
-
-
-def _engine_value(option: str, number: int) -> StrEnum | None:
-    """The engine value of a wire enum number; ``None`` for UNSPECIFIED."""
-    wire, kind = _ENUM_OPTIONS[option]
-    if number == 0:
-        return None
-    try:
-        return kind(wire.Name(number).removeprefix(_prefix(wire)).lower())
-    except ValueError:
-        raise InvalidInput(
-            Reason.INVALID_OPTION, f"unknown {option} value {number}", {"option": option}
-        ) from None
+_SCOPA_OPTIONS = _GAME_OPTIONS["scopa"]
+#: The cards' faces: Scopa's option, and every game's views (View.face, the same enum).
+_FACE = _SCOPA_OPTIONS["face"]
 
 
 #: Every card by its canonical name, and every name by card: the hot paths'
@@ -136,41 +169,23 @@ def _remember(cache: dict[_Key, _Value], key: _Key, value: _Value) -> None:
 
 
 def rules_from_request(request: pb.NewGameRequest) -> tuple[str, Any]:
-    """The game's name and its rules object; options left out keep the engine's defaults."""
-    game = request.WhichOneof("game")
-    if game is None:
+    """The game's name and its rules object; options left out keep the engine's
+    defaults (Scopa: the variant's preset)."""
+    name = request.WhichOneof("game")
+    if name is None:
         raise InvalidInput(
             Reason.INVALID_GAME,
             'name the game by its options message, e.g. {"scopa": {}} or {"tressette": {}}',
         )
-    players = {"players": request.players} if request.players else {}
-    if game == "tressette":
-        tressette = request.tressette
-        return game, TressetteRules(
-            napoletana=tressette.napoletana,
-            **{"players": DEFAULT_PLAYERS_OF_GAME, **players, **_target(tressette)},
-        )
-    return game, _scopa_rules(request.scopa, players)
-
-
-def _scopa_rules(options: pb.ScopaOptions, players: dict[str, int]) -> ScopaRules:
-    """The variant's preset, with every switch the caller set."""
-    switches: dict[str, Any] = {**players, **_target(options)}
-    for name in _ENUM_OPTIONS:
-        value = _engine_value(name, getattr(options, name))
-        if value is not None and name != "variant":
-            switches[name] = value
-    switches.update({n: getattr(options, n) for n in _BOOL_SWITCHES if options.HasField(n)})
-    if options.napola:
-        switches["napola"] = True
-    if options.HasField("re_bello"):
-        switches["re_bello"] = Card.parse(options.re_bello) if options.re_bello else None
-    variant = _engine_value("variant", options.variant) or Variant.SCOPA
-    return ScopaRules.preset(variant, **switches)
-
-
-def _target(options: pb.ScopaOptions | pb.TressetteOptions) -> dict[str, int]:
-    return {"target": options.target} if options.HasField("target") else {}
+    message = getattr(request, name)
+    options: dict[str, Any] = {}
+    for option, wire in _GAME_OPTIONS[name].items():
+        value = wire.read(message)
+        if value is not _UNSET:
+            options[option] = value
+    if request.players:
+        options["players"] = request.players
+    return name, get_game(name).make_rules(**options)
 
 
 def decks_from_request(request: pb.NewGameRequest) -> list[tuple[Card, ...]]:
@@ -292,7 +307,7 @@ def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
         hand=card_names(view.hand),
         hand_sizes=view.hand_sizes,
         stock_size=view.stock_size,
-        face=wire_name("face", face),
+        face=_FACE.text(face),
     )
     write_status(message.status, view.status)
     # Each game's own fields go in its message of the oneof `game`, present
@@ -525,31 +540,21 @@ def write_events(messages: Any, events: Sequence[ev.Event]) -> None:
             message.MergeFromString(blob)
 
 
-def _option_text(option: str, value: object) -> str:
-    """An option value written as the catalog and JSON write it."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if option in _ENUM_OPTIONS:
-        kind = _ENUM_OPTIONS[option][1]
-        if not isinstance(value, str):  # as kind(value) would refuse it
-            raise ValueError(f"{value!r} is not a valid {kind.__name__}")
-        return wire_name(option, kind(value))
-    return "" if value is None else str(value)
-
-
 def _variant_info(variant: Variant) -> pb.VariantInfo:
     return pb.VariantInfo(
-        name=wire_name("variant", variant),
+        name=_SCOPA_OPTIONS["variant"].text(variant),
         title=TITLES[variant],
         player_counts=VARIANT_PLAYERS[variant],
         default_players=DEFAULT_PLAYERS[variant],
-        presets={name: _option_text(name, v) for name, v in preset_values(variant).items()},
+        presets={
+            name: _SCOPA_OPTIONS[name].text(value) for name, value in preset_values(variant).items()
+        },
     )
 
 
 def _face_info(face: Face) -> pb.FaceInfo:
     return pb.FaceInfo(
-        name=wire_name("face", face),
+        name=_FACE.text(face),
         cards=[
             pb.CardName(code=str(c), name=card_name(c, face), index=card_index(c, face))
             for c in DECK
@@ -558,12 +563,13 @@ def _face_info(face: Face) -> pb.FaceInfo:
 
 
 def game_info_to_pb(game: Game) -> pb.GameInfo:
+    wire = _GAME_OPTIONS[game.name]
     options = [
         pb.OptionInfo(
             name=spec.name,
             type=spec.type,
-            default_value=_option_text(spec.name, spec.default),
-            allowed_values=[_option_text(spec.name, v) for v in spec.allowed],
+            default_value=wire[spec.name].text(spec.default),
+            allowed_values=[wire[spec.name].text(v) for v in spec.allowed],
             min=spec.min,
             max=spec.max,
             description=spec.description,

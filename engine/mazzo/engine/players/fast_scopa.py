@@ -5,11 +5,16 @@ every move, and checks the move again: right for a server, wasteful inside a
 search that plays thousands of simulated moves a second and throws them away.
 Here one simulated hand lives in a few lists changed in place (hands, table,
 stock, piles), moves are (card, taking) pairs with no Move or event made, and
-only the points are worked out at the end, by the engine's own scoring
-(:func:`mazzo.engine.scopa_scoring.score_hand`). The capture rules are the engine's
-(its cached capture search), so every variant plays as in the engine;
-tests/engine/test_players_fast.py replays each simulated hand through the
-engine's ``apply`` and checks that both score it the same.
+only the points are worked out at the end. The rules are the engine's own
+functions: the capture search (cached, so every variant takes as in the engine),
+the sweep (:func:`mazzo.engine.scopa.is_sweep`), the declarations and the scoring
+(:func:`mazzo.engine.scopa_scoring.score_hand`). Written again here: whose turn,
+each round's deal (as :func:`mazzo.engine.deal.deal_round`, whose call cost a
+play-out about 1% more instructions), and the leftovers to the side that took
+last. tests/engine/test_players_fast.py holds all of it to the engine over every
+mix of options the catalog allows: each simulated hand replayed through the
+engine's ``apply`` is legal at every move and tells of the same captures and
+sweeps, deals, leftovers and scores (:class:`~mazzo.engine.players.base.Trace`).
 """
 
 from __future__ import annotations
@@ -17,11 +22,14 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from mazzo.engine.cards import ACE, DECK, RANK_OF, Card
+from mazzo.engine.cards import DECK, RANK_OF, Card
+from mazzo.engine.deal import deal_events
+from mazzo.engine.events import Capture, HandScored, LeftoversTaken
 from mazzo.engine.game import Move
+from mazzo.engine.players.base import Trace
 from mazzo.engine.players.greedy import OPEN_SWEEP_PENALTY, SWEEP_VALUE, card_worth
-from mazzo.engine.scopa import QUINDICI, ScopaState, _captures, judge_hand
-from mazzo.engine.scopa_rules import AceSweep, CaptureRule, ScopaRules
+from mazzo.engine.scopa import QUINDICI, ScopaState, _captures, is_sweep, judge_hand
+from mazzo.engine.scopa_rules import CaptureRule, ScopaRules
 from mazzo.engine.scopa_scoring import score_hand
 
 _BY_RANK, _BY_FIFTEEN = CaptureRule.SCOPA, CaptureRule.QUINDICI
@@ -35,14 +43,14 @@ def play_out(
     move: Move,
     rng: random.Random,
     explore: float,
-    trace: list[Move] | None = None,
+    trace: Trace | None = None,
 ) -> tuple[int, ...]:
     """Play ``move`` then the rest of the hand with the rollout policy; the
-    hand's points by side. ``trace`` collects every move played (for tests)."""
+    hand's points by side. ``trace`` collects every move played and the captures,
+    deals, leftovers and scores, as the engine's events (for tests)."""
     rules = state.rules
     players, teams = rules.players, rules.teams
     hand_size = rules.hand_size
-    ace_rule = rules.ace_takes_all
     hands = [list(h) for h in state.hands]
     table = state.table
     stock = list(state.stock)
@@ -64,19 +72,16 @@ def play_out(
         hand.remove(card)
         left -= 1
         if trace is not None:
-            trace.append(move_of(seat, card, take, table, rules))
+            trace.moves.append(move_of(seat, card, take, table, rules))
         if take:
             side = seat % 2 if teams else seat
-            if len(take) == len(table) and left:
-                sweep = True
-                if ace_rule and RANK_OF[card] == ACE:
-                    if rules.ace_sweep is AceSweep.NEVER:
-                        sweep = False
-                    elif rules.ace_sweep is AceSweep.ORDINARY:
-                        sweep = any(RANK_OF[c] == ACE for c in table)
-                if sweep:
-                    sweeps[side] += 1
-            piles[side] += [card, *(c for c in table if c in take)]
+            sweep = len(take) == len(table) and is_sweep(rules, card, table, not left)
+            if sweep:
+                sweeps[side] += 1
+            taken = [c for c in table if c in take]
+            piles[side] += [card, *taken]
+            if trace is not None:
+                trace.events.append(Capture(seat, side, card, tuple(taken), sweep))
             table = tuple([c for c in table if c not in take])
             last_side = side
         else:
@@ -92,11 +97,21 @@ def play_out(
                 if rules.declarations:
                     _declare(hands[receiver], rules.side_of(receiver), declared)
             del stock[:dealt]
+            if trace is not None:
+                shown = tuple(map(tuple, hands))
+                trace.events += deal_events(state.hand_number, state.dealer, (), shown, len(stock))
         card, take = _policy(hands[seat], table, rules, rng, explore)
+    # The leftovers go to the side that took last (none if nobody took).
     if table and last_side is not None:
         piles[last_side] += table
+        if trace is not None:
+            trace.events.append(LeftoversTaken(last_side, table))
     scored = score_hand(rules, piles, sweeps, declared if rules.declarations else ())
-    return tuple(side.total for side in scored)
+    totals = tuple(side.total for side in scored)
+    if trace is not None:
+        scores = tuple(map(sum, zip(state.scores, totals, strict=True)))
+        trace.events.append(HandScored(state.hand_number, scored, scores))
+    return totals
 
 
 def _declare(hand: list[Card], side: int, declared: list[int]) -> None:

@@ -2,34 +2,40 @@
 
 As :mod:`mazzo.engine.players.fast_scopa` for Scopa: the hands, the trick and the
 stock are lists changed in place, the won cards are kept only as each side's
-thirds of a point, and no move, state or event is made. The rules are the
-engine's (follow suit, the strongest card of the led suit wins, the winner
-then the other draws, napoletane declared with the first card and on a draw);
-tests/engine/test_players_fast.py replays each simulated hand through the
-engine's ``apply`` and checks that both score it the same.
+thirds of a point, and no move, state or event is made. Each card's strength and
+thirds and each suit's napoletana are the engine's own tables
+(:mod:`mazzo.engine.tressette`). The rules themselves are written again here:
+follow suit, the strongest card of the led suit wins, the winner then the other
+draws, napoletane declared with the first card and on a draw, the points (thirds
+floored, one for the last trick, the napoletane). Calling the engine's functions
+for them (``playable``, ``trick_winner``, the napoletane's test, ``side_scores``)
+cost a play-out about a tenth more instructions (callgrind), so
+tests/engine/test_players_fast.py holds them to the engine instead, over every
+mix of options the catalog allows: each simulated hand replayed through the
+engine's ``apply`` is legal at every move and tells of the same tricks, draws,
+napoletane and scores (:class:`~mazzo.engine.players.base.Trace`).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from mazzo.engine.cards import DECK, RANK_OF, SUIT_OF, Card
+from mazzo.engine.cards import SUIT_OF, Card
+from mazzo.engine.events import CardDrawn, HandScored, NapoletanaDeclared, TrickWon
 from mazzo.engine.game import Move
+from mazzo.engine.players.base import Trace
 from mazzo.engine.tressette import (
+    CARD_STRENGTH,
+    CARD_THIRDS,
+    NAPOLETANA_CARDS,
     NAPOLETANA_POINTS,
-    NAPOLETANA_RANKS,
-    STRENGTH,
-    THIRDS,
     TressetteState,
+    side_scores,
 )
 
-#: By card index: its trick strength and its value in thirds.
-_STRENGTH = tuple(STRENGTH[RANK_OF[c]] for c in DECK)
-_THIRDS = tuple(THIRDS[RANK_OF[c]] for c in DECK)
-#: By suit: the three cards of its napoletana.
-_NAPOLETANA = tuple(
-    frozenset(Card.of(rank, suit) for rank in NAPOLETANA_RANKS) for suit in range(4)
-)
+#: By suit: the cards of its napoletana, as a set.
+_NAPOLETANA = tuple(frozenset(cards) for cards in NAPOLETANA_CARDS)
 
 
 def play_out(
@@ -37,17 +43,18 @@ def play_out(
     move: Move,
     rng: random.Random,
     explore: float,
-    trace: list[tuple[int, Card]] | None = None,
+    trace: Trace | None = None,
 ) -> tuple[int, ...]:
     """Play ``move`` then the rest of the hand with the rollout policy; the
-    hand's points by side. ``trace`` collects every card played (for tests)."""
+    hand's points by side. ``trace`` collects every move played and the tricks,
+    draws, napoletane and scores, as the engine's events (for tests)."""
     rules = state.rules
     players, napoletana_on = rules.players, rules.napoletana
     hands = [list(h) for h in state.hands]
     trick = list(state.trick)
     leader = state.leader
     stock = list(state.stock)
-    thirds = [sum(_THIRDS[c] for c in pile) for pile in state.piles]
+    thirds = [sum(map(CARD_THIRDS.__getitem__, pile)) for pile in state.piles]
     napoletana = list(state.napoletana)
     declared = list(state.declared)
     first_trick = not any(state.piles)
@@ -55,48 +62,63 @@ def play_out(
     while True:
         hand = hands[seat]
         if first_trick and napoletana_on:
-            _declare(hand, seat, hand, declared, napoletana)
+            _declare(hand, seat, hand, declared, napoletana, trace)
         hand.remove(card)
         trick.append(card)
         if trace is not None:
-            trace.append((seat, card))
+            trace.moves.append(Move(seat, card))
         if len(trick) < players:
             seat = (seat + 1) % players
         else:
             led = SUIT_OF[trick[0]]
             best = max(
                 (i for i, c in enumerate(trick) if SUIT_OF[c] == led),
-                key=lambda i: _STRENGTH[trick[i]],
+                key=lambda i: CARD_STRENGTH[trick[i]],
             )
-            seat = leader = (leader + best) % players
+            winner = (leader + best) % players
+            if trace is not None:
+                trace.events.append(TrickWon(winner, winner % 2, leader, tuple(trick)))
+            seat = leader = winner
             side = seat % 2
-            thirds[side] += sum(_THIRDS[c] for c in trick)
+            thirds[side] += sum(map(CARD_THIRDS.__getitem__, trick))
             trick = []
             first_trick = False
             if stock:
                 for drawer in (seat, 1 - seat):
                     drawn = stock.pop(0)
                     hands[drawer].append(drawn)
+                    if trace is not None:
+                        trace.events.append(CardDrawn(drawer, drawn))
                     if napoletana_on:
-                        _declare(hands[drawer], drawer, (drawn,), declared, napoletana)
+                        _declare(hands[drawer], drawer, (drawn,), declared, napoletana, trace)
             if not hands[seat]:
-                return tuple(
+                totals = tuple(
                     thirds[s] // 3 + (s == side) + napoletana[s] for s in range(rules.sides)
                 )
+                if trace is not None:
+                    scored = side_scores(thirds, side, napoletana)
+                    scores = tuple(map(sum, zip(state.scores, totals, strict=True)))
+                    trace.events.append(HandScored(state.hand_number, scored, scores))
+                return totals
         card = _policy(hands[seat], trick, players, rng, explore)
 
 
 def _declare(
     hand: list[Card],
     seat: int,
-    among: list[Card] | tuple[Card, ...],
+    among: Sequence[Card],
     declared: list[int],
     napoletana: list[int],
+    trace: Trace | None,
 ) -> None:
     for suit in {SUIT_OF[c] for c in among}:
-        if not declared[seat] >> suit & 1 and _NAPOLETANA[suit].issubset(hand):
-            declared[seat] |= 1 << suit
-            napoletana[seat % 2] += NAPOLETANA_POINTS
+        if declared[seat] >> suit & 1 or not _NAPOLETANA[suit].issubset(hand):
+            continue
+        declared[seat] |= 1 << suit
+        napoletana[seat % 2] += NAPOLETANA_POINTS
+        if trace is not None:
+            cards = NAPOLETANA_CARDS[suit]
+            trace.events.append(NapoletanaDeclared(seat, seat % 2, suit, cards, NAPOLETANA_POINTS))
 
 
 def _policy(
@@ -114,9 +136,9 @@ def _policy(
     if rng.random() < explore:
         return rng.choice(legal)
     if trick:
-        top = max(_STRENGTH[c] for c in trick if SUIT_OF[c] == led)
-        if len(trick) == players - 1 or any(_THIRDS[c] for c in trick):
-            winners = [c for c in legal if SUIT_OF[c] == led and _STRENGTH[c] > top]
+        top = max(CARD_STRENGTH[c] for c in trick if SUIT_OF[c] == led)
+        if len(trick) == players - 1 or any(CARD_THIRDS[c] for c in trick):
+            winners = [c for c in legal if SUIT_OF[c] == led and CARD_STRENGTH[c] > top]
             if winners:
-                return min(winners, key=_STRENGTH.__getitem__)
-    return min(legal, key=lambda c: (_THIRDS[c], _STRENGTH[c]))
+                return min(winners, key=CARD_STRENGTH.__getitem__)
+    return min(legal, key=lambda c: (CARD_THIRDS[c], CARD_STRENGTH[c]))

@@ -19,7 +19,7 @@ from mazzo.engine.players.base import Budget, Suggestion
 from mazzo.engine.scopa import ScopaView, captures
 from mazzo.engine.scopa_rules import ScopaRules
 from mazzo.engine.scopa_scoring import PRIMIERA_SCALE
-from mazzo.engine.tressette import STRENGTH, THIRDS, TressetteView
+from mazzo.engine.tressette import CARD_STRENGTH, CARD_THIRDS, TressetteView, winning_index
 
 SWEEP_VALUE = 20.0
 #: Leaving a table one card can sweep costs about a sweep, less the chance the
@@ -88,27 +88,24 @@ def sweepable(table: tuple[Card, ...], rules: ScopaRules | None) -> bool:
 def tressette_move_value(view: TressetteView, move: Move) -> float:
     card, trick = move.card, view.trick
     players = len(view.hand_sizes)
-    cost = THIRDS[RANK_OF[card]] * 2 + STRENGTH[RANK_OF[card]] / 10  # what playing it gives up
+    cost = CARD_THIRDS[card] * 2 + CARD_STRENGTH[card] / 10  # what playing it gives up
     keeps_top = RANK_OF[card] in (2, 3)
     if not trick:
         # Lead low, from a long suit; keep the threes and twos.
         length = sum(1 for c in view.hand if SUIT_OF[c] == SUIT_OF[card])
         return -cost + length / 2 - (3 if keeps_top else 0)
     led = SUIT_OF[trick[0]]
-    best_at = max(
-        (i for i, c in enumerate(trick) if SUIT_OF[c] == led),
-        key=lambda i: STRENGTH[RANK_OF[trick[i]]],
-    )
+    best_at = winning_index(trick)
     winning_seat = (view.leader + best_at) % players
     partner_wins = winning_seat % 2 == view.seat % 2
     last = len(trick) == players - 1
-    on_trick = sum(THIRDS[RANK_OF[c]] for c in trick)
-    beats = SUIT_OF[card] == led and STRENGTH[RANK_OF[card]] > STRENGTH[RANK_OF[trick[best_at]]]
+    on_trick = sum(CARD_THIRDS[c] for c in trick)
+    beats = SUIT_OF[card] == led and CARD_STRENGTH[card] > CARD_STRENGTH[trick[best_at]]
     if partner_wins:
         # Load the partner's trick with points when it is safe (last, or a three).
         safe = last or RANK_OF[trick[best_at]] == 3
-        return (THIRDS[RANK_OF[card]] * 3 if safe and not keeps_top else 0) - cost
+        return (CARD_THIRDS[card] * 3 if safe and not keeps_top else 0) - cost
     if beats and (on_trick > 0 or last):
         # Win it, with the cheapest card that does; a sure win (last) is worth more.
-        return 10 + on_trick + THIRDS[RANK_OF[card]] - cost + (5 if last else 0)
+        return 10 + on_trick + CARD_THIRDS[card] - cost + (5 if last else 0)
     return -cost - (3 if keeps_top else 0)

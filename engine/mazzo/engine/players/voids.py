@@ -18,16 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mazzo.engine.cards import RANK_OF, SUIT_OF, Card
-from mazzo.engine.tressette import STRENGTH, TressetteView
-
-
-def winner_index(trick: Sequence[Card]) -> int:
-    led = SUIT_OF[trick[0]]
-    return max(
-        (i for i, c in enumerate(trick) if SUIT_OF[c] == led),
-        key=lambda i: STRENGTH[RANK_OF[trick[i]]],
-    )
+from mazzo.engine.cards import SUIT_OF, Card
+from mazzo.engine.tressette import TressetteView, trick_winner
 
 
 def shown_voids(view: TressetteView) -> tuple[int, ...]:
@@ -72,7 +64,7 @@ def _possible_leaders(
 
     def step(i: int, j: int, side: int, leader: int) -> int | None:
         trick = tricks[side][i if side == 0 else j]
-        winner = (leader + winner_index(trick)) % players
+        winner = trick_winner(leader, trick, players)
         return winner if winner % 2 == side else None
 
     for i in range(n0 + 1):
