@@ -135,13 +135,14 @@ def check(rules: object) -> None:
         if isinstance(default, StrEnum):
             object.__setattr__(rules, name, enum_value(name, type(default), value))
         elif declared.type == "bool" and type(value) is not bool:
-            refuse(name, f"{name} must be true or false")
+            refuse(name, f"{name} must be true or false, not {value!r}")
         elif declared.type == "int" and (
             type(value) is not int or not declared.low <= value <= declared.high
         ):
-            refuse(name, f"{name} must be between {declared.low} and {declared.high}, not {value}")
+            low, high = declared.low, declared.high
+            refuse(name, f"{name} must be an integer between {low} and {high}, not {value!r}")
         elif declared.type == "card" and value is not None and not isinstance(value, Card):
-            refuse(name, f"{name} must be a card, not {value!r}")
+            refuse(name, f"{name} must be a card's code (such as \"10D\") or none, not {value!r}")
 
 
 def enum_value(name: str, kind: type[E], value: object) -> E:
