@@ -309,7 +309,10 @@ def view_to_pb(view: Any) -> pb.View:
 #: By kind of engine score: the SideScore field of the game's own message, and
 #: the names of its fields (the engine's fields after `side`, named as the wire does).
 _SCORE_DETAILS: dict[type, tuple[str, tuple[str, ...]]] = {
-    codec.score_type: (codec.name, codec.score_type._fields[1:])  # type: ignore[attr-defined]
+    codec.score_type: (
+        codec.name,
+        codec.score_fields or codec.score_type._fields[1:],  # type: ignore[attr-defined]
+    )
     for codec in _CODECS.values()
 }
 
@@ -324,8 +327,8 @@ def _write_side_score(out: pb.SideScore, score: Any) -> None:
         out.total = total
     detail = getattr(out, game)
     detail.SetInParent()
-    for name, value in zip(names, score[1:], strict=True):
-        if value:
+    for name in names:
+        if value := getattr(score, name):
             setattr(detail, name, value)
 
 

@@ -47,6 +47,9 @@ class GameCodec:
     score_type: type
     #: Fills the game's own message of View (``view_to_pb`` writes the rest).
     write_view: Callable[[pb.View, Any], None]
+    #: The fields of ``score_type`` the game's score message carries, when not all
+    #: of them after ``side`` (Briscola's ``total`` is SideScore's own).
+    score_fields: tuple[str, ...] = ()
     #: The writers of the events only this game makes, by engine event type.
     event_writers: Mapping[type, EventWriter] = field(default_factory=dict)
     #: Adds what the game's catalog entry has beyond its options (Scopa's
