@@ -16,8 +16,18 @@ from typing import Any
 
 import pytest
 
-from mazzo.engine import GAMES, Game, IllegalMove, InvalidInput, Move, Reason, RuleError
-from mazzo.engine import dump_state, game_of, load_state
+from mazzo.engine import (
+    GAMES,
+    Game,
+    IllegalMove,
+    InvalidInput,
+    Move,
+    Reason,
+    RuleError,
+    dump_state,
+    game_of,
+    load_state,
+)
 from mazzo.engine.cards import DECK
 from mazzo.engine.players import PLAYERS, Budget, suggest
 

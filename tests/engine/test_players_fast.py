@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mazzo.engine import Game, Move, get_game
+from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.events import (
     Capture,
     CardDrawn,
@@ -31,7 +32,6 @@ from mazzo.engine.events import (
     NapoletanaDeclared,
     TrickWon,
 )
-from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.players import fast_briscola, fast_scopa, fast_tressette
 from mazzo.engine.players.base import Trace
 from mazzo.engine.players.games import bots_of
