@@ -66,6 +66,8 @@ POINTS = (0, 11, 0, 10, 0, 0, 0, 0, 2, 3, 4)
 #: The same by card index (0..39): plain look-ups for the hot paths.
 CARD_STRENGTH = tuple(STRENGTH[RANK_OF[c]] for c in DECK)
 CARD_POINTS = tuple(POINTS[RANK_OF[c]] for c in DECK)
+#: Half the card points of a deal: a side of two must take more to win the hand.
+HALF_THE_POINTS = 60
 
 
 class RemovedTwo(StrEnum):
@@ -360,14 +362,17 @@ def card_points(cards: Sequence[Card]) -> int:
 
 
 def score_hand(piles: Sequence[Sequence[Card]]) -> tuple[BriscolaSideScore, ...]:
-    """Each side's card points; the hand goes to the side with the single best total
-    (with two sides, more than 60), worth 1 towards the target."""
+    """Each side's card points; the hand, worth 1 towards the target, goes to the side
+    with more than 60 (with three sides, the single best total)."""
     return side_scores([card_points(pile) for pile in piles])
 
 
 def side_scores(points: Sequence[int]) -> tuple[BriscolaSideScore, ...]:
-    """:func:`score_hand` from the card points each side won."""
+    """:func:`score_hand` from the card points each side won: with two sides more
+    than half of the 120 wins the hand, with three the single best total."""
     best = unique_best(points)
+    if len(points) == 2 and best is not None and points[best] <= HALF_THE_POINTS:
+        best = None
     return tuple(
         BriscolaSideScore(side=side, card_points=won, total=int(side == best))
         for side, won in enumerate(points)
