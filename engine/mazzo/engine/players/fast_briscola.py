@@ -89,6 +89,12 @@ def play_out(
                     hands[drawer].append(drawn)
                     if trace is not None:
                         trace.events.append(CardDrawn(drawer, drawn, private))
+            if players == 2 and turn_up is None and hands[seat]:
+                # Two players and the stock gone: every card is known, and the
+                # last tricks are searched exactly (at most 36 lines).
+                _play_exactly(hands, seat, trump, points, trace)
+                hands[0].clear()
+                hands[1].clear()
             if not hands[seat]:
                 if trace is not None:
                     scored = side_scores(points)
@@ -96,7 +102,86 @@ def play_out(
                     scores = tuple(map(sum, zip(state.scores, totals, strict=True)))
                     trace.events.append(HandScored(state.hand_number, scored, scores))
                 return tuple(points)
-        card = _policy(hands[seat], trick, trump, pairs, rng, explore)
+        if players == 2 and turn_up is None:  # everything known: the best answer
+            card = _best_answer(hands, seat, trick[0], trump)
+        else:
+            card = _policy(hands[seat], trick, trump, pairs, rng, explore)
+
+
+def _play_exactly(
+    hands: list[list[Card]],
+    leader: int,
+    trump: int,
+    points: list[int],
+    trace: Trace | None,
+) -> None:
+    """Play the rest of a two-player hand (no stock, no trick in progress) as both
+    seats at their best, adding the card points to ``points``."""
+    line: list[tuple[int, Card]] = []
+    _best_line(hands[0][:], hands[1][:], leader, trump, line)
+    trick: list[Card] = []
+    for seat, card in line:
+        trick.append(card)
+        if trace is not None:
+            trace.moves.append(Move(seat, card))
+        if len(trick) == 1:
+            leader = seat
+            continue
+        winner = (leader + winning_index(trick, trump)) % 2
+        points[winner] += CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]]
+        if trace is not None:
+            trace.events.append(TrickWon(winner, winner, leader, tuple(trick)))
+        trick = []
+
+
+def _best_answer(hands: list[list[Card]], seat: int, lead: Card, trump: int) -> Card:
+    """Two players, every card known: the answer to ``lead`` worth the most to ``seat``
+    over the rest of the hand, both playing their best."""
+    mine, other = hands[seat], hands[1 - seat]
+    best, chosen = -1000, mine[0]
+    for answer in mine[:]:
+        taken = CARD_POINTS[lead] + CARD_POINTS[answer]
+        wins = winning_index((lead, answer), trump) == 1
+        mine.remove(answer)
+        first, second = (mine, other) if seat == 0 else (other, mine)
+        after = _best_line(first, second, seat if wins else 1 - seat, trump, [])
+        mine.append(answer)
+        margin = taken + after if wins else -taken - after
+        if margin > best:
+            best, chosen = margin, answer
+    return chosen
+
+
+def _best_line(
+    first: list[Card], second: list[Card], leader: int, trump: int, line: list[tuple[int, Card]]
+) -> int:
+    """Negamax over the tricks left: the best points margin the ``leader`` can be
+    sure of, and (in ``line``) the moves that reach it."""
+    hands = (first, second) if leader == 0 else (second, first)
+    lead_hand, answer_hand = hands
+    if not lead_hand:
+        return 0
+    best, best_line = -1000, []
+    for lead in lead_hand[:]:
+        worst, worst_line = 1000, []
+        for answer in answer_hand[:]:
+            taken = CARD_POINTS[lead] + CARD_POINTS[answer]
+            answer_wins = winning_index((lead, answer), trump) == 1
+            lead_hand.remove(lead)
+            answer_hand.remove(answer)
+            rest: list[tuple[int, Card]] = []
+            winner = 1 - leader if answer_wins else leader
+            after = _best_line(first, second, winner, trump, rest)
+            lead_hand.append(lead)
+            answer_hand.append(answer)
+            # The leader's margin: the trick, then what the next leader makes of the rest.
+            margin = (-taken - after) if answer_wins else (taken + after)
+            if margin < worst:
+                worst, worst_line = margin, [(1 - leader, answer), *rest]
+        if worst > best:
+            best, best_line = worst, [(leader, lead), *worst_line]
+    line[:] = best_line
+    return best
 
 
 def _cheapest(card: Card, trump: int) -> tuple[bool, int, int]:
