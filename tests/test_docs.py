@@ -202,7 +202,7 @@ def _request_of(value: dict[str, Any], state: str) -> tuple[str, dict[str, Any]]
             else "/v1/games:legalMoves"
         )
         return route, _with_state(value, state)
-    if keys <= _names(pb.NewGameRequest) and keys & {"players", "scopa", "tressette"}:
+    if keys <= _names(pb.NewGameRequest) and keys & {"players", "scopa", "tressette", "briscola"}:
         return "/v1/games", value
     if keys <= _names(pb.Move) and "card" in keys:
         return "/v1/games:validate", {"state": state, "move": value}

@@ -143,8 +143,7 @@ class Session:
         game = request.WhichOneof("game")
         started = self.client.new_game(
             request.players,
-            scopa=request.scopa if game == "scopa" else None,
-            tressette=request.tressette if game == "tressette" else None,
+            options=getattr(request, game) if game else None,
             seed=request.seed,
             decks=[list(deck.cards) for deck in request.decks],
             first_dealer=request.first_dealer if request.HasField("first_dealer") else None,
@@ -287,7 +286,10 @@ class Session:
             return f"take {self.names.cards(move.take)}"
         if move.lay:
             return "lay it on the table without taking"
-        return "to the table" if self.settings.request.WhichOneof("game") == "scopa" else ""
+        game = self.settings.request.WhichOneof("game") or ""
+        options = getattr(pb.View(), game, None)  # the game's part of a view: a table?
+        has_table = options is not None and "table" in options.DESCRIPTOR.fields_by_name
+        return "to the table" if has_table else ""
 
     def _hint(self, state: bytes, status: pb.Status, cards: Sequence[str]) -> str:
         suggested = self.client.suggest(
@@ -336,16 +338,21 @@ class Session:
             for p in view.piles
         ]
         lines.append("Taken: " + "; ".join(taken) + ".")
-        if view.WhichOneof("game") == "tressette":
-            trick = view.tressette
+        # The game's own part of the view (named as the game): a trick or a table.
+        own = getattr(view, view.WhichOneof("game") or "scopa")
+        fields = own.DESCRIPTOR.fields_by_name
+        if "trick" in fields:
             played = [
                 f"{self.names.card(card)} by "
-                f"{self.seating.seat_name((trick.leader + i) % status.players)}"
-                for i, card in enumerate(trick.trick)
+                f"{self.seating.seat_name((own.leader + i) % status.players)}"
+                for i, card in enumerate(own.trick)
             ]
             lines.append("Trick: " + ("; ".join(played) or "you lead") + ".")
-        else:
-            lines.append(f"Table: {self.names.cards(view.scopa.table, 'empty')}.")
+        if "table" in fields:
+            lines.append(f"Table: {self.names.cards(own.table, 'empty')}.")
+        if "trump_card" in fields and (own.trump_card or own.trump_suit):
+            turn_up = f", the turn-up {self.names.card(own.trump_card)}" if own.trump_card else ""
+            lines.append(f"Trumps: {own.trump_suit}{turn_up}.")
         lines.append(f"Your hand: {self.names.cards(view.hand)}.")
         return lines
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 
@@ -147,10 +148,13 @@ def scoring_table(
         f"Hand {scored.hand_number} scoring",
         _row("", [seating.side_name(s.side) for s in sides]),
     ]
-    if sides and sides[0].WhichOneof("game") == "tressette":
-        lines += _tressette_rows([s.tressette for s in sides])
-    else:
+    game = (sides[0].WhichOneof("game") or "") if sides else ""
+    if game == "scopa":  # the primiera's cards, worked out from the piles
         lines += _scopa_rows(sides, piles, primiera_rule)
+    elif game == "tressette":  # points in thirds
+        lines += _tressette_rows([s.tressette for s in sides])
+    elif game:  # any other game: each field of its score message
+        lines += _field_rows([getattr(s, game) for s in sides])
     lines.append(_row("hand total", [str(s.total) for s in sides]))
     lines.append(f"Match: {seating.scores(scored.scores)} (playing to {target})")
     return lines
@@ -191,3 +195,11 @@ def _tressette_rows(scores: Sequence[pb.TressetteScore]) -> list[str]:
         _row("last trick", [str(s.last_trick_point) for s in scores]),
         _row("napoletana", [str(s.napoletana) for s in scores]),
     ]
+
+
+def _field_rows(scores: Sequence[Any]) -> list[str]:
+    """One row for each field of a game's score message, named in words."""
+    if not scores:
+        return []
+    names = [field.name for field in scores[0].DESCRIPTOR.fields]
+    return [_row(name.replace("_", " "), [str(getattr(s, name)) for s in scores]) for name in names]

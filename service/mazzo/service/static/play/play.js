@@ -251,6 +251,10 @@ const narrate = {
     await fly(e.card, $("stock"), seatBox(e.seat), false);
     log(`${seatName(e.seat)} ${e.seat === HUMAN ? "draw" : "draws"} ${cardName(e.card)}.`);
   },
+  async trumpTurnedUp(e) {
+    log(`${cardName(e.card)} is turned up: trumps are ${cardName(e.card).split(" ").pop()}.`);
+    await wait(250);
+  },
   async napoletanaDeclared(e) {
     await banner(`${seatName(e.seat)}: napoletana`, 900);
     log(`${seatName(e.seat)} ${e.seat === HUMAN ? "declare" : "declares"} a napoletana (${names(e.cards)}), ${e.points} points.`);
@@ -297,12 +301,15 @@ function render() {
   document.body.dataset.gameId = status.gameId;
   document.body.dataset.ply = String(status.ply);
   renderOpponents(view);
-  const centreCards = view.scopa ? view.scopa.table : (view.tressette?.trick ?? []);
+  // The game's own part of the view, named as the game: a table, or a trick.
+  const own = view[status.game] ?? {};
+  const centreCards = own.table ?? own.trick ?? [];
   const table = $("table");
   table.replaceChildren(...centreCards.map(cardElement));
-  table.classList.toggle("trick", !view.scopa);
+  table.classList.toggle("trick", !own.table);
   const stock = $("stock");
-  stock.textContent = view.stockSize ? String(view.stockSize) : "";
+  const turnUp = own.trumpCard ? ` · ${cardName(own.trumpCard)}` : "";
+  stock.textContent = view.stockSize ? `${view.stockSize}${turnUp}` : "";
   stock.hidden = !view.stockSize;
   const before = new Set([...$("hand").children].map((c) => c.dataset.card));
   $("hand").style.setProperty("--hand-size", String(view.hand.length));
@@ -367,36 +374,14 @@ function renderStatus(status) {
 
 // ---------------------------------------------------------------- the score sheet
 
-const SCOPA_COLUMNS = [
-  ["cardsPoint", "cards"],
-  ["denariPoint", "coins"],
-  ["settebelloPoint", "settebello"],
-  ["primieraPoint", "primiera"],
-  ["sweeps", "sweeps"],
-  ["napola", "napola"],
-  ["reBelloPoint", "re bello"],
-  ["grande", "grande"],
-  ["piccola", "piccola"],
-  ["declarations", "declarations"],
-];
-const TRESSETTE_COLUMNS = [
-  ["cardPoints", "cards"],
-  ["lastTrickPoint", "last trick"],
-  ["napoletana", "napoletana"],
-];
-
+// A side's score has its total and one message named after the game: every
+// field of it that is not zero, named in words ("settebelloPoint": "settebello point").
 function detail(side) {
-  if (side.scopa) {
-    const s = side.scopa;
-    const parts = SCOPA_COLUMNS.filter(([key]) => s[key]).map(([key, label]) => `${label} ${s[key]}`);
-    return `${parts.join(", ") || "nothing"} (${s.cards} cards, ${s.denari} coins, primiera ${s.primiera})`;
-  }
-  if (side.tressette) {
-    const s = side.tressette;
-    const parts = TRESSETTE_COLUMNS.filter(([key]) => s[key]).map(([key, label]) => `${label} ${s[key]}`);
-    return `${parts.join(", ") || "nothing"} (${s.thirds} thirds)`;
-  }
-  return "";
+  const [own] = Object.entries(side).filter(([key]) => key !== "side" && key !== "total");
+  if (!own) return "";
+  const words = (key) => key.replace(/([A-Z])/g, " $1").toLowerCase();
+  const parts = Object.entries(own[1]).filter(([, value]) => value).map(([key, value]) => `${words(key)} ${value}`);
+  return parts.join(", ") || "nothing";
 }
 
 function renderSheet(scores) {
