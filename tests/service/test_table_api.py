@@ -451,3 +451,20 @@ def test_an_idempotency_key_of_the_wrong_length_is_refused(api: Transport, lengt
     with pytest.raises(Refused) as refused:
         api.call("Play", request)
     assert refused.value == Refused("INVALID_ARGUMENT", "INVALID_IDEMPOTENCY_KEY")
+
+
+def test_an_expert_computer_retried_with_one_key_plays_alike(api: Transport) -> None:
+    started = api.call(
+        "NewGame",
+        pb.NewGameRequest(
+            players=2, scopa=pb.ScopaOptions(), computers=_computers([1], "expert", 50)
+        ),
+    )
+    credential = _credential(started, 0)
+    move = _first_legal(api, started.state, credential)
+    request = pb.PlayRequest(
+        state=started.state, move=move, seat_credential=credential, idempotency_key=random_key()
+    )
+    first, retried = api.call("Play", request), api.call("Play", request)
+    assert _played(first.events) == _played(retried.events)
+    assert dump_state(state_of(first.state)) == dump_state(state_of(retried.state))
