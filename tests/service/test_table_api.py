@@ -468,3 +468,34 @@ def test_an_expert_computer_retried_with_one_key_plays_alike(api: Transport) -> 
     first, retried = api.call("Play", request), api.call("Play", request)
     assert _played(first.events) == _played(retried.events)
     assert dump_state(state_of(first.state)) == dump_state(state_of(retried.state))
+
+
+def test_a_one_second_clock_runs_out_on_the_real_clock() -> None:
+    """The servers' own clock, not a set one: poll until the deadline has passed."""
+    with running_stack(require_seat_credentials=True, rest=False) as stack:
+        call, channel = _grpc_caller(stack)
+        with channel:
+            api = Transport("grpc", call, SetClock(), stack)
+            started = _clocked(api)
+            credential = _credential(started, 0)
+            move = _first_legal(api, started.state, credential)
+            deadline = started.status.deadline.ToMilliseconds() / 1000
+            request = pb.PlayRequest(state=started.state, move=move, seat_credential=credential)
+            give_up = time.monotonic() + 60  # generous: the clock runs out after 1 s
+            refusal = None
+            while refusal is None and time.monotonic() < give_up:
+                checked = api.call(
+                    "Validate",
+                    pb.ValidateRequest(state=started.state, move=move, seat_credential=credential),
+                )
+                if checked.reason == "TIME_EXPIRED":
+                    refusal = checked.reason
+                else:
+                    assert checked.legal
+                    time.sleep(0.05)  # polling for the condition, not waiting a fixed time
+            assert refusal == "TIME_EXPIRED" and time.time() >= deadline
+            with pytest.raises(Refused) as late:
+                api.call("Play", request)
+            assert late.value == Refused("FAILED_PRECONDITION", "TIME_EXPIRED")
+            advanced = api.call("Advance", pb.AdvanceRequest(state=started.state))
+            assert _played(advanced.events)[0][0] == 0
