@@ -499,3 +499,25 @@ def test_a_one_second_clock_runs_out_on_the_real_clock() -> None:
             assert late.value == Refused("FAILED_PRECONDITION", "TIME_EXPIRED")
             advanced = api.call("Advance", pb.AdvanceRequest(state=started.state))
             assert _played(advanced.events)[0][0] == 0
+
+
+def test_a_seeded_game_plays_its_computers_alike(api: Transport) -> None:
+    def game() -> list[Any]:
+        started = api.call(
+            "NewGame",
+            pb.NewGameRequest(
+                players=3, scopa=pb.ScopaOptions(), seed=11, computers=_computers([1, 2], "random")
+            ),
+        )
+        credential = _credential(started, 0)
+        state, answers = started.state, [list(started.events)]
+        for _ in range(4):
+            move = _first_legal(api, state, credential)
+            answer = api.call(
+                "Play", pb.PlayRequest(state=state, move=move, seat_credential=credential)
+            )
+            state = answer.state
+            answers.append(list(answer.events))
+        return answers
+
+    assert game() == game()

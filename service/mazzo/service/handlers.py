@@ -7,6 +7,7 @@ the REST gateway only move these messages over their wire.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import threading
@@ -22,7 +23,7 @@ from google.protobuf import timestamp_pb2
 from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import Message
 
-from mazzo.engine import GAMES, Game, IllegalMove, RuleError, game_of, get_game
+from mazzo.engine import GAMES, Game, IllegalMove, RuleError, dump_state, game_of, get_game
 from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.events import Event
 from mazzo.engine.game import check_seat
@@ -313,6 +314,9 @@ class EngineHandlers:
             deadline = arrived + RETRY_BUDGET_FACTOR * budget_ms / 1000
         else:
             simulations, deadline = UNLIMITED_SIMULATIONS, arrived + budget_ms / 1000
+        # A seeded game (or one with explicit decks) is reproducible, its computers'
+        # choices too: seeded by the position. Otherwise the call's randomness.
+        seed = randomness.next_u64() if state.fresh_draws else _position_seed(state)
         chosen = self._choose(
             game,
             state,
@@ -320,7 +324,7 @@ class EngineHandlers:
             computer.level,
             budget_ms,
             simulations=simulations,
-            seed=randomness.next_u64(),
+            seed=seed,
             arrived=arrived,
             deadline=deadline,
         )
@@ -703,6 +707,11 @@ def _check_ply(
             f"the state is at ply {record.ply}, not {request.expected_ply}",
             {"ply": str(record.ply)},
         )
+
+
+def _position_seed(state: Any) -> int:
+    """A seed that only the position decides (for the computers of seeded games)."""
+    return int.from_bytes(hashlib.sha256(dump_state(state)).digest()[:8], "big")
 
 
 def _check_level(level: str, also: str = "") -> None:
