@@ -124,7 +124,7 @@ test("a game against a bot with seat credentials: each seat sees only its own ca
   // NewGame asked for seat 0's events: no card dealt to seat 1 is in the answer.
   assert.ok(game.events.every((event) => event.visibleTo === undefined || event.visibleTo === 0));
   let state = game.state;
-  let status = game.status;
+  let status: typeof game.status = game.status;
   for (let plies = 0; !status?.gameOver; plies++) {
     assert.ok(plies < 200, "the game did not end");
     const seat = status?.seatToPlay ?? -1;
@@ -198,7 +198,7 @@ test("a single-player game: computer seats, one Play per move, retries alike", a
   assert.ok(game.status?.deadline, "a clocked game has a deadline");
   const seatCredential = game.seatCredentials[0].credential;
   let state = game.state;
-  let status = game.status;
+  let status: typeof game.status = game.status;
   while (!status?.gameOver) {
     assert.equal(status?.seatToPlay, 0);
     const { moves } = await mazzo.legalMoves(state, { seatCredential });
