@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 import grpc
 import grpc.experimental.gevent as grpc_gevent
@@ -305,8 +305,8 @@ class Games:
     rng: random.Random
     position: Position | None = None
 
-    #: The seats the server plays (NewGame's computers).
-    computers: tuple[int, ...] = ()
+    #: The seats the server plays (NewGame's computers): a class constant, no field.
+    computers: ClassVar[tuple[int, ...]] = ()
 
     def step(self) -> None:
         try:
@@ -352,7 +352,16 @@ class SinglePlayer(Games):
             position.state, self.rng.choice(self.api.legal_moves(position.state))
         )
         if not played.over and played.seat_to_play != 0:
-            raise AssertionError("the server left a computer's turn unplayed")
+            # A failure of the run: the server left the computer's turn to the caller.
+            self.environment.events.request.fire(
+                request_type=self.api.transport,
+                name="computer seat played",
+                response_time=0,
+                response_length=0,
+                exception=AssertionError(f"seat {played.seat_to_play} is to play, not seat 0"),
+                context={},
+            )
+            raise CallFailed("computer seat")
         return played
 
 
