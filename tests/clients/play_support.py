@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 from mazzo_client import MazzoClient, pb
 from mazzo_client.play import main
@@ -28,10 +30,16 @@ class Run:
         return [int(s) for s in match[1].split()]
 
 
-def play(*args: str, answers: str = "1\n" * 3000) -> Run:
-    """`mazzo play ARGS` in this process, its input from a pipe of ``answers``."""
+def play(*args: str, answers: str = "1\n" * 3000, columns: int | None = None) -> Run:
+    """`mazzo play ARGS` in this process, its input from a pipe of ``answers``, its
+    output as wide as ``columns`` ($COLUMNS; None: unbounded, as into a file). The
+    test's own $COLUMNS never counts: pytest-xdist's workers set one."""
     out = io.StringIO()
-    code = main(["play", *args], stdin=io.StringIO(answers), stdout=out)
+    width = {} if columns is None else {"COLUMNS": str(columns)}
+    with mock.patch.dict(os.environ, width):
+        if columns is None:
+            os.environ.pop("COLUMNS", None)
+        code = main(["play", *args], stdin=io.StringIO(answers), stdout=out)
     return Run(code, out.getvalue())
 
 

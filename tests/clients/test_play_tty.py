@@ -25,8 +25,9 @@ from tests.service.processes import Served, started
 
 MAZZO = Path(sys.executable).with_name("mazzo")  # installed with mazzo-client
 WAIT = 60.0
-MOVE_PROMPT = r"Your move \(1-(\d+), h for a hint, q to quit\): "
-CAPTURE_PROMPT = r"Which capture \(1-(\d+)\)\? "
+# "(1-3, ...)" for three choices, "(1, ...)" for one.
+MOVE_PROMPT = r"Your move \(1(?:-(\d+))?, h for a hint, q to quit\): "
+CAPTURE_PROMPT = r"Which capture \(1(?:-(\d+))?\)\? "
 GAME_OVER = r"Game over\. [^\r\n]* Final score: ([^\r\n]*)\.\r\n"
 
 
@@ -38,7 +39,12 @@ def server() -> Iterator[Served]:
 
 
 def spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MAZZO_")}
+    # The terminal's size is the pty's: pytest-xdist's workers set $COLUMNS and $LINES.
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("MAZZO_") and k not in ("COLUMNS", "LINES")
+    }
     screen = io.StringIO()
     child = pexpect.spawn(
         str(MAZZO),
@@ -46,7 +52,7 @@ def spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
         env=env,
         encoding="utf-8",
         timeout=WAIT,
-        dimensions=(40, 160),
+        dimensions=(40, 400),  # wide: these tests read whole lines (wrapping: test_play.py)
     )
     child.logfile_read = screen
     return child, screen
@@ -61,14 +67,14 @@ def play_whole_game(child: pexpect.spawn) -> tuple[int, str]:
         seen = child.expect([MOVE_PROMPT, CAPTURE_PROMPT, GAME_OVER])
         if seen == 2:
             return moves, child.match[1]
-        choices = int(child.match[1])
+        choices = int(child.match[1] or 1)
         if seen == 0 and not asked_for_hint:
             asked_for_hint = True
             child.sendline("h")
             child.expect(r"Hint \(expert\): \d+\) ")
             child.expect(MOVE_PROMPT)
             child.sendline(str(choices + 1))
-            child.expect(f"Type a number from 1 to {choices}")
+            child.expect("Type 1" if choices == 1 else f"Type a number from 1 to {choices}")
             child.expect(MOVE_PROMPT)
         child.sendline(str(choices) if moves % 2 else "1")
         moves += seen == 0

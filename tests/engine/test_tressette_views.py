@@ -87,6 +87,13 @@ def test_a_seats_view_holds_its_hand_the_trick_the_counts_the_piles_and_what_it_
     assert not set(cards_in(theirs)) & set(cards("7D 2C 4S"))
 
 
+def test_a_view_lists_the_hand_by_suit_and_in_each_suit_the_strongest_first():
+    # Dealt in no order: 4 and king of coins, 3 of swords, ace and 3 of coins, 2 of cups.
+    state = make_state(hands=["4D 10D 3S 1D 3D 2C", "4B 6S"], trick="", leader=0, fill=0)
+    assert view(state, 0).hand == cards("3D 1D 10D 4D 2C 3S")
+    assert state.hands[0] == cards("4D 10D 3S 1D 3D 2C")  # the state keeps its own order
+
+
 def test_a_partners_hand_is_as_hidden_as_an_opponents():
     state, _ = new_game(TressetteRules(players=4), seed=6)
     for seat in range(4):

@@ -425,12 +425,17 @@ def known_cards(state: TressetteState, seat: int) -> tuple[tuple[Card, ...], ...
     return tuple(known)
 
 
+def in_hand_order(hand: Sequence[Card]) -> tuple[Card, ...]:
+    """A hand as a player holds it: by suit, and in each suit the strongest first."""
+    return tuple(sorted(hand, key=lambda card: (SUIT_OF[card], -CARD_STRENGTH[card])))
+
+
 def view(state: TressetteState, seat: int) -> TressetteView:
     check_seat(seat, state.rules.players)
     return TressetteView(
         seat=seat,
         side=state.rules.side_of(seat),
-        hand=state.hands[seat],
+        hand=in_hand_order(state.hands[seat]),
         trick=state.trick,
         leader=state.leader,
         hand_sizes=tuple(len(h) for h in state.hands),

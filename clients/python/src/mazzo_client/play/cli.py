@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import shutil
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -94,11 +95,20 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def terminal_width(out: TextIO) -> int:
+    """The columns to break lines at: the terminal's, or $COLUMNS; 0 (no limit)
+    for a file or a pipe, which no terminal wraps."""
+    if "COLUMNS" not in os.environ and not out.isatty():
+        return 0
+    return shutil.get_terminal_size().columns
+
+
 def main(
     argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
 ) -> int:
     args = parser().parse_args(argv)
-    console = Console(stdin or sys.stdin, stdout or sys.stdout)
+    out = stdout or sys.stdout
+    console = Console(stdin or sys.stdin, out, width=terminal_width(out))
     try:
         if args.record or args.replay:
             record.require_library()

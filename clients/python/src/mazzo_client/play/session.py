@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,18 +21,45 @@ QUIT = ("q", "quit", "exit")
 HINT = ("h", "hint", "?")
 
 
-class Console:
-    """Lines out, answers in; what is typed into a pipe is echoed, as a terminal would."""
+def numbers(count: int) -> str:
+    """``1-3`` for three choices; ``1`` for one."""
+    return "1" if count == 1 else f"1-{count}"
 
-    def __init__(self, stdin: TextIO, stdout: TextIO) -> None:
+
+def type_a_number(count: int) -> str:
+    return "Type 1" if count == 1 else f"Type a number from 1 to {count}"
+
+
+class Console:
+    """Lines out, answers in; what is typed into a pipe is echoed, as a terminal would.
+
+    Lines longer than ``width`` (0: no limit) break between words, the rest of
+    a line indented under its start, so a terminal never cuts a word in two.
+    """
+
+    def __init__(self, stdin: TextIO, stdout: TextIO, width: int = 0) -> None:
         self.stdin = stdin
         self.stdout = stdout
+        self.width = width
         self.echo = not stdin.isatty()
 
     def say(self, *lines: str) -> None:
         for line in lines:
-            self.stdout.write(line + "\n")
+            for part in self._wrapped(line):
+                self.stdout.write(part + "\n")
         self.stdout.flush()
+
+    def _wrapped(self, line: str) -> list[str]:
+        if not self.width or len(line) <= self.width:
+            return [line]
+        indent = line[: len(line) - len(line.lstrip())]
+        return textwrap.wrap(
+            line,
+            self.width,
+            subsequent_indent=indent + "  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
 
     def ask(self, prompt: str) -> str | None:
         """The answer, stripped; None at the end of the input."""
@@ -61,7 +89,12 @@ class Settings:
 
 
 class Left(Exception):
-    """The human left the game (q, or the end of the input)."""
+    """The human left the game: ``chosen`` when they typed q, not when the input
+    or the record being replayed ran out."""
+
+    def __init__(self, chosen: bool = False) -> None:
+        super().__init__()
+        self.chosen = chosen
 
 
 class Session:
@@ -112,10 +145,11 @@ class Session:
                 self.moves.append(move)
                 state, status = played.state, played.status
                 self._tell(played.events, state, status)
-        except (Left, KeyboardInterrupt):
+        except (Left, KeyboardInterrupt) as left:
             self.console.say("You leave the game unfinished.")
             self._save(None)
-            return 1
+            self._say_how_to_play_again()
+            return 0 if isinstance(left, Left) and left.chosen else 1
         return self._finish(status)
 
     def _new_game(self) -> pb.NewGameResponse:
@@ -205,28 +239,42 @@ class Session:
         by_card: dict[str, list[pb.Move]] = {}
         for move in legal:
             by_card.setdefault(move.card, []).append(move)
-        cards = list(by_card)
+        in_hand = list(view.hand)  # the server's order: Tressette's by suit and strength
+        cards = sorted(by_card, key=lambda c: in_hand.index(c) if c in in_hand else len(in_hand))
         self.console.say("Your moves:")
         for number, card in enumerate(cards, 1):
             self.console.say(f"  {number}) {self._card_choice(card, by_card[card])}")
         if self.settings.hint:
             self.console.say(self._hint(state, status, cards))
         while True:
-            answer = self._ask(f"Your move (1-{len(cards)}, h for a hint, q to quit): ")
+            answer = self._ask(f"Your move ({numbers(len(cards))}, h for a hint, q to quit): ")
             if answer in HINT:
                 self.console.say(self._hint(state, status, cards))
                 continue
             picked = self._pick(answer, cards)
             if picked is None:
-                self.console.say(f"Type a number from 1 to {len(cards)}, or a card's code.")
+                self.console.say(self._why_not(state, answer, len(cards)))
                 continue
             choices = by_card[picked]
             return choices[0] if len(choices) == 1 else self._pick_capture(picked, choices)
 
+    def _why_not(self, state: bytes, answer: str, count: int) -> str:
+        """What to say to an answer that is no move: the server's reason when it
+        names a card (not in the hand, must follow suit, ...)."""
+        code = answer.upper()
+        if self.names.is_card(code):
+            move = pb.Move(seat=self.human, card=code)
+            checked = self.client.validate(state, move, credential=self.credentials[self.human])
+            if not checked.legal:
+                return f"{self.names.card(code)}: {checked.message}."
+        return f"{type_a_number(count)}, or a card's code."
+
     def _ask(self, prompt: str) -> str:
         answer = self.console.ask(prompt)
-        if answer is None or answer.lower() in QUIT:
+        if answer is None:
             raise Left
+        if answer.lower() in QUIT:
+            raise Left(chosen=True)
         return answer.lower()
 
     @staticmethod
@@ -240,12 +288,12 @@ class Session:
         self.console.say(f"With {self.names.card(card)} you may:")
         for number, move in enumerate(choices, 1):
             self.console.say(f"  {number}) {self._what_it_does(move)}")
-        numbers = [str(n) for n in range(1, len(choices) + 1)]
+        options = [str(n) for n in range(1, len(choices) + 1)]
         while True:
-            picked = self._pick(self._ask(f"Which capture (1-{len(choices)})? "), numbers)
+            picked = self._pick(self._ask(f"Which capture ({numbers(len(choices))})? "), options)
             if picked is not None:
                 return choices[int(picked) - 1]
-            self.console.say(f"Type a number from 1 to {len(choices)}.")
+            self.console.say(f"{type_a_number(len(choices))}.")
 
     def _card_choice(self, card: str, moves: Sequence[pb.Move]) -> str:
         if len(moves) == 1:
@@ -341,14 +389,17 @@ class Session:
                 return 1
             self.console.say("The replay ends as the record did.")
             return 0
-        self.console.say(
-            f"The same deals again: add --seed {self.settings.request.seed} to the same options."
-        )
+        self._say_how_to_play_again()
         if self.settings.record_path is not None:
             self.console.say(
                 f"Watch this game again: mazzo play --replay {self.settings.record_path}"
             )
         return 0
+
+    def _say_how_to_play_again(self) -> None:
+        if self.settings.replay is None:
+            seed = self.settings.request.seed
+            self.console.say(f"The same deals again: add --seed {seed} to the same options.")
 
     def _save(self, final: pb.Status | None) -> None:
         """Write the record (``final``: the status at the end; ``None``, left unfinished)."""

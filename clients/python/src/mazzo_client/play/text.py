@@ -46,6 +46,9 @@ class Names:
     def name(self, code: str) -> str:
         return self.known.get(code) or self.faces.get(self.face, {}).get(code, code)
 
+    def is_card(self, code: str) -> bool:
+        return code in self.known or any(code in face for face in self.faces.values())
+
     def card(self, code: str) -> str:
         """``sette di denari [7D]``: the face's name, then the code one types."""
         name = self.name(code)
@@ -167,7 +170,7 @@ def _scopa_rows(
         ),
         _row("primiera", [_points(s.primiera or "none", s.primiera_point) for s in scores]),
         _row("  its cards", [" ".join(cards) or "-" for cards in primiera_cards]),
-        _row("sweeps", [str(s.sweeps) for s in scores]),
+        _row("sweeps", [_points(s.sweeps, s.sweeps) for s in scores]),
         _row("napola", [str(s.napola) for s in scores]),
     ]
     extras = ("re_bello_point", "grande", "piccola", "declarations")
