@@ -171,7 +171,7 @@ class Metrics:
         )
         self.mazzo_suggest_seconds = Histogram(
             "mazzo_suggest_seconds",
-            "Time to choose a move, from the call's arrival (a computer seat: its turn's start), by level.",
+            "Time to choose a move, from the call's arrival (a computer: its turn's), by level.",
             ("level",),
             registry=self.registry,
             buckets=SUGGEST_BUCKETS,
