@@ -7,6 +7,8 @@ import dataclasses
 import pytest
 
 from mazzo.engine import GAMES, InvalidInput, Reason, dump_state
+from mazzo.service.handlers import EngineHandlers
+from mazzo.service.metrics import Metrics
 from mazzo.service.spectator import public_view
 from mazzo.service.state_token import StateSealer
 from mazzo.service.table import (
@@ -19,6 +21,7 @@ from mazzo.service.table import (
     load_table,
 )
 from mazzo.service.trust import dump_record, load_record, load_tabled_record
+from mazzo.v1 import engine_pb2 as pb
 
 GAME_ID = bytes(range(12))
 TABLES = [
@@ -100,3 +103,22 @@ def test_a_move_s_randomness_is_fresh_without_a_key_and_derived_with_one() -> No
         (other_server, context),
     ]:
         assert MoveRandomness(secret_, context_).next_u64() != drawn[0]
+
+
+def test_a_tabled_token_opens_on_another_server_with_the_same_keys() -> None:
+    keys = [("k1", bytes(range(32)))]
+    first = EngineHandlers(StateSealer(keys), Metrics())
+    started = first.new_game(
+        pb.NewGameRequest(
+            players=2,
+            scopa=pb.ScopaOptions(),
+            computers=[pb.ComputerSeat(seat=1, level="greedy")],
+            clock=pb.Clock(move_seconds=60, on_timeout="forfeit"),
+        )
+    )
+    # Another process: nothing remembered, the token decoded afresh.
+    other = EngineHandlers(StateSealer(keys), Metrics(), opened_states=0)
+    move = other.legal_moves(pb.LegalMovesRequest(state=started.state)).moves[0]
+    played = other.play(pb.PlayRequest(state=started.state, move=move))
+    assert [e.card_played.seat for e in played.events if e.HasField("card_played")] == [0, 1]
+    assert list(played.status.computer_seats) == [1] and played.status.HasField("deadline")
