@@ -122,3 +122,16 @@ def test_a_tabled_token_opens_on_another_server_with_the_same_keys() -> None:
     played = other.play(pb.PlayRequest(state=started.state, move=move))
     assert [e.card_played.seat for e in played.events if e.HasField("card_played")] == [0, 1]
     assert list(played.status.computer_seats) == [1] and played.status.HasField("deadline")
+
+
+def test_a_computer_thinks_at_most_a_minute_whatever_the_servers_cap() -> None:
+    handlers = EngineHandlers(StateSealer([("k1", bytes(32))]), Metrics(), max_suggest_ms=10**7)
+    started = handlers.new_game(
+        pb.NewGameRequest(
+            players=2,
+            scopa=pb.ScopaOptions(),
+            computers=[pb.ComputerSeat(seat=1, level="random", budget_ms=10**6)],
+        )
+    )
+    record = handlers.states.get(started.state)
+    assert record is not None and record.table.computers[0].budget_ms == 60_000

@@ -38,6 +38,7 @@ from mazzo.service.state_token import StateSealer, StateTokenError
 from mazzo.service.table import (
     DEFAULT_TIMEOUT_LEVEL,
     FORFEIT,
+    MAX_COMPUTER_BUDGET_MS,
     MAX_MOVE_SECONDS,
     NO_TABLE,
     RETRY_PURPOSE,
@@ -395,7 +396,9 @@ class EngineHandlers:
             _check_level(level)
             if asked.budget_ms < 0:
                 raise ApiError.invalid(ServiceReason.INVALID_BUDGET, "budget_ms must be 0 or more")
-            budget_ms = min(asked.budget_ms or DEFAULT_SUGGEST_MS, self._max_suggest_ms)
+            budget_ms = min(
+                asked.budget_ms or DEFAULT_SUGGEST_MS, self._max_suggest_ms, MAX_COMPUTER_BUDGET_MS
+            )
             computers.append(ComputerSeat(asked.seat, level, budget_ms))
         if len(computers) >= players:
             raise ApiError.invalid(

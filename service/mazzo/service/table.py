@@ -31,6 +31,8 @@ FORFEIT = "forfeit"
 DEFAULT_TIMEOUT_LEVEL = "greedy"
 #: The longest move a clock may give: a week (correspondence games).
 MAX_MOVE_SECONDS = 7 * 24 * 3600
+#: The longest a computer seat may think per move (the table writes it in 2 bytes).
+MAX_COMPUTER_BUDGET_MS = 60_000
 #: The least bytes an idempotency key has: 128 random bits cannot be guessed.
 MIN_IDEMPOTENCY_KEY_BYTES = 16
 MAX_IDEMPOTENCY_KEY_BYTES = 64
