@@ -26,6 +26,7 @@ to benchmarks/results/arena-latest.json unless --results names a file.
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import math
 import multiprocessing
@@ -448,6 +449,11 @@ DEFAULT_ROWS = [
 ]
 
 
+def _freeze_heap() -> None:
+    gc.collect()
+    gc.freeze()
+
+
 def _worlds_by_depth(text: str) -> tuple[int, int]:
     worlds, _, depth = text.partition("x")
     if not (worlds.isdigit() and depth.isdigit() and int(worlds) and int(depth)):
@@ -501,7 +507,10 @@ def main(argv: list[str] | None = None) -> int:
         started = time.monotonic()
         tasks = [(row, settings, args.seed + k) for k in range(args.pairs)]
         if args.workers > 1:
-            with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            # Each worker leaves its start-up heap out of garbage collections, as
+            # the server's search processes do (mazzo.service.search_pool).
+            context = multiprocessing.get_context("fork")
+            with context.Pool(args.workers, initializer=_freeze_heap) as pool:
                 pairs = pool.map(play_pair, tasks, chunksize=1)
         else:
             pairs = [play_pair(task) for task in tasks]

@@ -129,28 +129,46 @@ def test_shown_voids_are_true_and_simulated_deals_respect_them(players: int) -> 
     assert found > 0
 
 
-def test_the_expert_stops_after_its_simulations() -> None:
+def test_the_intermediate_stops_after_its_simulations() -> None:
     game = get_game("scopa")
     state, _ = game.new_game(SETUPS[0][2], seed=8)
     legal = game.legal_moves(state)
     view = game.view(state, state.to_play)
     # A deal is played out once per legal move: the budget is used in whole deals.
     for count in (len(legal), 17, 5 * len(legal) - 1):
-        done = suggest("expert", view, legal, Budget(count), random.Random(1)).simulations
+        done = suggest("intermediate", view, legal, Budget(count), random.Random(1)).simulations
         assert done == count // len(legal) * len(legal)
 
 
-def test_the_expert_stops_when_its_injected_clock_runs_out() -> None:
-    ticks = iter(range(1000))
-    budget = Budget(simulations=10**6, seconds=5, clock=lambda: float(next(ticks)))
+@pytest.mark.parametrize("name", ["scopa", "tressette"])
+def test_the_expert_stops_after_its_simulations(name: str) -> None:
+    game = get_game(name)
+    state, _ = game.new_game(SETUPS[0][2] if name == "scopa" else TressetteRules(), seed=8)
+    legal = game.legal_moves(state)
+    view = game.view(state, state.to_play)
+    # The expert's simulations are the nodes it searched: never more than asked.
+    for count in (1, 50, 999, 5000):
+        chosen = suggest("expert", view, legal, Budget(count), random.Random(1))
+        assert chosen.simulations <= count
+        assert chosen.move in legal
+
+
+def test_the_intermediate_stops_when_its_injected_clock_runs_out() -> None:
     game = get_game("tressette")
     state, _ = game.new_game(TressetteRules(), seed=8)
+    count = len(game.legal_moves(state))
+    ticks = iter(range(1000))
+    budget = Budget(simulations=10**6, seconds=3 * count + 1, clock=lambda: float(next(ticks)))
     suggestion = suggest(
-        "expert", game.view(state, state.to_play), game.legal_moves(state), budget, random.Random(1)
+        "intermediate",
+        game.view(state, state.to_play),
+        game.legal_moves(state),
+        budget,
+        random.Random(1),
     )
-    # The deadline is read at tick 0 (0 + 5 s); ticks 1..4 allow a deal each,
-    # and each deal is played out once per legal move.
-    assert suggestion.simulations == 4 * len(game.legal_moves(state))
+    # The deadline is read at tick 0; the clock is read before each play-out,
+    # one a legal move for each deal: ticks 1..3 * count allow three deals.
+    assert suggestion.simulations == 3 * count
     assert suggestion.move in game.legal_moves(state)
 
 
@@ -158,8 +176,7 @@ def test_the_expert_reports_the_points_it_expects() -> None:
     game = get_game("scopa")
     state, _ = game.new_game(SETUPS[0][2], seed=8)
     legal = game.legal_moves(state)
-    suggestion = suggest(
-        "expert", game.view(state, 0), legal, Budget(3 * len(legal)), random.Random(1)
-    )
-    assert suggestion.expected_points is not None
-    assert 0 <= suggestion.expected_points <= 40
+    for level, budget in (("intermediate", Budget(3 * len(legal))), ("expert", Budget(5000))):
+        suggestion = suggest(level, game.view(state, 0), legal, budget, random.Random(1))
+        assert suggestion.expected_points is not None, level
+        assert 0 <= suggestion.expected_points <= 40, level

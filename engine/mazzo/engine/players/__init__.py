@@ -10,7 +10,8 @@ a :class:`Suggestion` (see :mod:`mazzo.engine.players.base`)::
     suggestion = suggest("expert", seen, game.legal_moves(state), Budget(200), random.Random(7))
 
 ``random`` plays any legal move, ``greedy`` the rules of thumb one move ahead,
-``expert`` a determinized Monte Carlo search (docs/bots.md).
+``intermediate`` a flat determinized Monte Carlo search, ``expert`` a search of
+every sampled world (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from mazzo.engine.game import Move
-from mazzo.engine.players import expert, greedy, random_player
+from mazzo.engine.players import expert, expert_search, greedy, random_player
 from mazzo.engine.players.base import Budget, Player, Suggestion
 
 PLAYERS: dict[str, Player] = {
     "random": random_player.choose,
     "greedy": greedy.choose,
-    "expert": expert.choose,
+    "intermediate": expert.choose,
+    "expert": expert_search.choose,
 }
 
 __all__ = ["PLAYERS", "Budget", "Player", "Suggestion", "suggest"]

@@ -109,6 +109,7 @@ class ScopaSearch:
         evaluation: Evaluation,
         more: Callable[[int], bool],
         done: int = 0,
+        limit: int = 1 << 62,
     ) -> None:
         rules = state.rules
         self.rules, self.players, self.hand_size = rules, rules.players, rules.hand_size
@@ -123,8 +124,12 @@ class ScopaSearch:
         self.sweeps = list(state.sweeps)
         self.scores, self.target = state.scores, rules.target
         self.declared = list(state.declared) if state.declared else []
-        self.nodes = done
+        self.nodes, self.limit = done, limit
         self.start = state
+        #: By root move, the side's own points this hand on the line found
+        #: (past the horizon, its sweeps and settebello and a share of the rest).
+        self.points: list[float] = []
+        self._mine = 0.0
 
     def root(self, moves: Sequence[Move], depth: int) -> list[float]:
         """The worth of each move of the seat to play, searched ``depth`` moves deep
@@ -132,6 +137,7 @@ class ScopaSearch:
         state = self.start
         left = sum(map(len, self.hands)) + len(self.stock)
         worths = []
+        self.points = []
         for move in moves:
             worths.append(
                 self._play(
@@ -146,11 +152,12 @@ class ScopaSearch:
                     float("inf"),
                 )
             )
+            self.points.append(self._mine)
         return worths
 
     def _tick(self) -> None:
         self.nodes += 1
-        if not self.nodes % CHECK_EVERY and not self.more(self.nodes):
+        if self.nodes >= self.limit or (not self.nodes % CHECK_EVERY and not self.more(self.nodes)):
             raise OutOfBudget
 
     def _play(
@@ -217,19 +224,21 @@ class ScopaSearch:
             return self._horizon(seat, table, left)
         maximising = self.side_of[seat] == self.side
         best = -float("inf") if maximising else float("inf")
+        mine = 0.0
         for card, take in self._moves(self.hands[seat], table):
             worth = self._play(seat, card, take, table, last, left, depth, alpha, beta)
             if maximising:
                 if worth > best:
-                    best = worth
+                    best, mine = worth, self._mine
                     if best > alpha:
                         alpha = best
             elif worth < best:
-                best = worth
+                best, mine = worth, self._mine
                 if best < beta:
                     beta = best
             if alpha >= beta:
                 break
+        self._mine = mine
         return best
 
     def _moves(
@@ -266,6 +275,8 @@ class ScopaSearch:
             self.dealt, self.hands = start, emptied
 
     def _horizon(self, seat: int, table: tuple[Card, ...], left: int) -> float:
+        mask = self.masks[self.side]
+        self._mine = self.sweeps[self.side] + (mask & _SETTEBELLO_BIT != 0) + 1.5
         worth = scopa_static(self.masks, self.sweeps, self.side)
         if not self.evaluation.sweep_risk or not table:
             return worth
@@ -290,6 +301,7 @@ class ScopaSearch:
         scored = score_hand(self.rules, piles, self.sweeps, self.declared)
         totals = [side.total for side in scored]
         mine = totals[self.side]
+        self._mine = float(mine)
         worth = float(mine - max(t for s, t in enumerate(totals) if s != self.side))
         if self.evaluation.match:
             scores = [score + total for score, total in zip(self.scores, totals, strict=True)]
@@ -309,6 +321,7 @@ class TressetteSearch:
         evaluation: Evaluation,
         more: Callable[[int], bool],
         done: int = 0,
+        limit: int = 1 << 62,
     ) -> None:
         self.players = state.rules.players
         self.side, self.evaluation, self.more = side, evaluation, more
@@ -317,27 +330,33 @@ class TressetteSearch:
         self.thirds = [sum(CARD_THIRDS[c] for c in pile) for pile in state.piles]
         self.napoletana = state.napoletana
         self.scores, self.target = state.scores, state.rules.target
-        self.nodes = done
+        self.nodes, self.limit = done, limit
         self.start = state
+        self.points: list[float] = []  # by root move, as ScopaSearch.points
+        self._mine = 0.0
 
     def root(self, moves: Sequence[Move], depth: int) -> list[float]:
         state = self.start
-        return [
-            self._play(
-                state.to_play,
-                move.card,
-                list(state.trick),
-                state.leader,
-                depth,
-                -float("inf"),
-                float("inf"),
+        worths = []
+        self.points = []
+        for move in moves:
+            worths.append(
+                self._play(
+                    state.to_play,
+                    move.card,
+                    list(state.trick),
+                    state.leader,
+                    depth,
+                    -float("inf"),
+                    float("inf"),
+                )
             )
-            for move in moves
-        ]
+            self.points.append(self._mine)
+        return worths
 
     def _tick(self) -> None:
         self.nodes += 1
-        if not self.nodes % CHECK_EVERY and not self.more(self.nodes):
+        if self.nodes >= self.limit or (not self.nodes % CHECK_EVERY and not self.more(self.nodes)):
             raise OutOfBudget
 
     def _play(
@@ -395,6 +414,7 @@ class TressetteSearch:
     ) -> float:
         self._tick()
         if depth <= 0:
+            self._mine = self.thirds[self.side] / 3 + self.napoletana[self.side]
             return (self.thirds[self.side] - self.thirds[1 - self.side]) / 3
         hand = self.hands[seat]
         if trick:
@@ -404,22 +424,25 @@ class TressetteSearch:
             legal = list(hand)
         maximising = seat % 2 == self.side
         best = -float("inf") if maximising else float("inf")
+        mine = 0.0
         for card in legal:
             worth = self._play(seat, card, trick, leader, depth, alpha, beta)
             if maximising:
                 if worth > best:
-                    best = worth
+                    best, mine = worth, self._mine
                     alpha = max(alpha, best)
             elif worth < best:
-                best = worth
+                best, mine = worth, self._mine
                 beta = min(beta, best)
             if alpha >= beta:
                 break
+        self._mine = mine
         return best
 
     def _final(self, last_side: int) -> float:
         totals = [self.thirds[s] // 3 + (s == last_side) + self.napoletana[s] for s in range(2)]
         worth = float(totals[self.side] - totals[1 - self.side])
+        self._mine = float(totals[self.side])
         if self.evaluation.match:
             scores = [score + total for score, total in zip(self.scores, totals, strict=True)]
             winner = game_winner(scores, self.target)

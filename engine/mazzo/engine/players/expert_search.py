@@ -1,0 +1,95 @@
+"""The expert: every sampled world searched, not only played out.
+
+Each round of the search deals the unseen cards in a way that fits the view
+(:mod:`mazzo.engine.players.determinize`, with Tressette's shown voids), then
+searches that world by alpha-beta a few moves deep
+(:mod:`mazzo.engine.players.search`) and adds each legal move's worth to its
+total; the worlds go on until the budget is spent, and the move with the best
+total is played. What it adds to the classic design (:mod:`mazzo.engine.players.pimc`):
+
+* the sweep a table leaves: at the search's horizon the side to move sweeps
+  the table if it can, so a line is not judged as if the sweep never came;
+* the match: a hand's end that wins or loses the match weighs more than any
+  hand's points (as the exact last round does);
+* as many worlds as the budget allows, all searched to the same depth, and the
+  exact search of a 2-player Scopa hand's last round
+  (:mod:`mazzo.engine.players.endgame`);
+* the budget's clock read every :data:`~mazzo.engine.players.search.CHECK_EVERY`
+  nodes: a world cut short is dropped, and the search overruns by at most that
+  many nodes, however long a world takes.
+
+Its ``simulations`` are the nodes searched (in the exact last round, the hand
+ends reached). With a budget too small for one world, the flat Monte Carlo
+search (:mod:`mazzo.engine.players.expert`, the ``intermediate`` level) chooses
+with what is left.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from mazzo.engine.game import Move
+from mazzo.engine.players import determinize, endgame
+from mazzo.engine.players import expert as flat
+from mazzo.engine.players.base import Budget, Suggestion
+from mazzo.engine.players.search import Evaluation, OutOfBudget, ScopaSearch, TressetteSearch
+from mazzo.engine.players.voids import shown_voids
+from mazzo.engine.scopa import ScopaView
+
+#: Moves searched ahead in each world, by game family (measured in the arena).
+SCOPA_DEPTH, TRESSETTE_DEPTH = 5, 6
+EVALUATION = Evaluation(sweep_risk=True, match=True)
+
+
+def choose(
+    view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
+) -> Suggestion:
+    if len(legal_moves) == 1:
+        return Suggestion(legal_moves[0])
+    more = budget.meter()
+    done = 0
+    if endgame.solvable(view):
+        solved, done = endgame.choose(
+            view, legal_moves, budget.part(flat.ENDGAME_SHARE).meter(), rng, flat.EXPLORE
+        )
+        if solved is not None:
+            return solved
+    return search_worlds(view, legal_moves, budget, rng, done)
+
+
+def search_worlds(
+    view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random, done: int = 0
+) -> Suggestion:
+    """Worlds searched until ``budget`` (its meter) stops, from ``done`` spent."""
+    more = budget.meter()
+    totals = [0.0] * len(legal_moves)
+    points = [0.0] * len(legal_moves)
+    worlds = 0
+    scopa = isinstance(view, ScopaView)
+    voids = () if scopa else shown_voids(view)
+    while more(done):
+        search: ScopaSearch | TressetteSearch
+        if scopa:
+            world = determinize.scopa_state(view, rng)
+            search = ScopaSearch(world, view.side, EVALUATION, more, done, budget.simulations)
+            depth = SCOPA_DEPTH
+        else:
+            state = determinize.tressette_state(view, rng, voids)
+            search = TressetteSearch(state, view.side, EVALUATION, more, done, budget.simulations)
+            depth = TRESSETTE_DEPTH
+        try:
+            worths = search.root(legal_moves, depth)
+        except OutOfBudget:
+            done = search.nodes
+            break
+        done = search.nodes
+        for index, worth in enumerate(worths):
+            totals[index] += worth
+            points[index] += search.points[index]
+        worlds += 1
+    if not worlds:
+        return flat.sample(view, legal_moves, budget, rng, more, done)
+    best = max(range(len(legal_moves)), key=totals.__getitem__)
+    return Suggestion(legal_moves[best], points[best] / worlds, done)
