@@ -142,7 +142,7 @@ def check(rules: object) -> None:
             low, high = declared.low, declared.high
             refuse(name, f"{name} must be an integer between {low} and {high}, not {value!r}")
         elif declared.type == "card" and value is not None and not isinstance(value, Card):
-            refuse(name, f'{name} must be a card\'s code (such as "10D") or none, not {value!r}')
+            refuse(name, f"{name} must be a card's code (such as \"10D\") or none, not {value!r}")
 
 
 def enum_value(name: str, kind: type[E], value: object) -> E:

@@ -27,7 +27,7 @@ with what is left.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mazzo.engine.game import Move
@@ -56,14 +56,18 @@ def choose(
         )
         if solved is not None:
             return solved
-    return search_worlds(view, legal_moves, budget, rng, done)
+    return search_worlds(view, legal_moves, budget, rng, more, done)
 
 
 def search_worlds(
-    view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random, done: int = 0
+    view: Any,
+    legal_moves: Sequence[Move],
+    budget: Budget,
+    rng: random.Random,
+    more: Callable[[int], bool],
+    done: int = 0,
 ) -> Suggestion:
-    """Worlds searched until ``budget`` (its meter) stops, from ``done`` spent."""
-    more = budget.meter()
+    """Worlds searched until the meter ``more`` of ``budget`` stops, from ``done`` spent."""
     totals = [0.0] * len(legal_moves)
     points = [0.0] * len(legal_moves)
     worlds = 0
