@@ -32,7 +32,7 @@ from tests.clients.play_support import (
 )
 from tests.service.processes import Served, started
 
-LEVELS = ("random", "greedy", "expert")
+LEVELS = ("random", "greedy", "intermediate", "expert")
 GAMES = {
     "scopa-2": ("--game", "scopa", "--players", "2"),
     "scopa-3": ("--game", "scopa", "--players", "3"),
@@ -388,7 +388,7 @@ def test_escoba_offers_to_lay_a_card_that_could_take(server: Served) -> None:
         (("--variant", "cirulla", "--players", "6"), "Scopa is played by 2, 3, 4, not 6"),
         (("--game", "tressette", "--face", "french"), "Tressette takes no --variant, --face"),
         (("--players", "4", "--bots", "expert,greedy"), "one for each of the 3 other seats"),
-        (("--bots", "genius"), "--bots takes levels among random, greedy, expert"),
+        (("--bots", "genius"), "--bots takes levels among random, greedy, intermediate, expert"),
         (("--seat", "2"), "--seat is from 0 to 1"),
     ],
 )
@@ -410,7 +410,7 @@ def test_the_list_names_every_game_variant_face_and_level(server: Served) -> Non
         "--variant scopone-scientifico",
         "--variant cirulla",
         "Deck faces (--face, Scopa): french, italian, spanish",
-        "Bot levels (--bots): random, greedy, expert",
+        "Bot levels (--bots): random, greedy, intermediate, expert",
     ):
         assert said in run.out
 

@@ -38,7 +38,7 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("tressette-2", {"players": 2, "tressette": pb.TressetteOptions(napoletana=True)}),
     ("tressette-4", {"players": 4, "tressette": pb.TressetteOptions()}),
 ]
-LEVELS = ("random", "greedy", "expert")
+LEVELS = ("random", "greedy", "intermediate", "expert")
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def test_every_level_suggests_a_move_play_accepts(
 ) -> None:
     state = _new(mazzo, options).state
     for turn in range(6):
-        level = LEVELS[turn % 3]
+        level = LEVELS[turn % len(LEVELS)]
         to_play = mazzo.legal_moves(state)
         seat, legal = to_play.seat, list(to_play.moves)
         answer = mazzo.suggest(

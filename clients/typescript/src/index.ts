@@ -83,7 +83,7 @@ export interface PlayOptions extends ValidateOptions {
 
 /** Options of Suggest: the computer player that chooses, and how long it thinks. */
 export interface SuggestOptions extends SeatOptions {
-  /** "random", "greedy" or "expert" (the default). */
+  /** "random", "greedy", "intermediate" or "expert" (the default). */
   level?: string;
   /** Milliseconds the player may think (the server's default and cap apply). */
   budgetMs?: number;

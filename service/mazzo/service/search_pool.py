@@ -37,7 +37,7 @@ from mazzo.service.config import Config
 log = logging.getLogger(__name__)
 
 #: The levels worth a process hop: the others answer in microseconds.
-SEARCHING_LEVELS = frozenset({"expert"})
+SEARCHING_LEVELS = frozenset({"intermediate", "expert"})
 
 
 def now() -> float:

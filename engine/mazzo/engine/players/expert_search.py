@@ -18,8 +18,8 @@ total is played. What it adds to the classic design (:mod:`mazzo.engine.players.
   nodes: a world cut short is dropped, and the search overruns by at most that
   many nodes, however long a world takes.
 
-Its ``simulations`` are the nodes searched (in the exact last round, the hand
-ends reached). With a budget too small for one world, the flat Monte Carlo
+Its ``simulations`` are the worlds searched (in the exact last round, the hand
+ends reached): a ``simulations`` limit bounds the worlds. With a budget too small for one world, the flat Monte Carlo
 search (:mod:`mazzo.engine.players.expert`, the ``intermediate`` level) chooses
 with what is left.
 """
@@ -77,18 +77,17 @@ def search_worlds(
         search: ScopaSearch | TressetteSearch
         if scopa:
             world = determinize.scopa_state(view, rng)
-            search = ScopaSearch(world, view.side, EVALUATION, more, done, budget.simulations)
+            search = ScopaSearch(world, view.side, EVALUATION, more, done)
             depth = SCOPA_DEPTH
         else:
             state = determinize.tressette_state(view, rng, voids)
-            search = TressetteSearch(state, view.side, EVALUATION, more, done, budget.simulations)
+            search = TressetteSearch(state, view.side, EVALUATION, more, done)
             depth = TRESSETTE_DEPTH
         try:
             worths = search.root(legal_moves, depth)
         except OutOfBudget:
-            done = search.nodes
             break
-        done = search.nodes
+        done += 1
         for index, worth in enumerate(worths):
             totals[index] += worth
             points[index] += search.points[index]

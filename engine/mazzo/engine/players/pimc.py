@@ -10,7 +10,7 @@ world (minimax), as the classic design does.
 
 A fixed amount of work a move, not a time: it is the arena's yardstick
 (``python -m benchmarks.arena --rows scopa:expert-pimc --pimc 12x5``), and
-ignores the budget's seconds. Its ``simulations`` are the nodes it searched.
+ignores the budget. Its ``simulations`` are the worlds it searched.
 """
 
 from __future__ import annotations
@@ -45,21 +45,19 @@ def player(worlds: int = WORLDS, depth: int = DEPTH) -> Player:
         if len(legal_moves) == 1:
             return Suggestion(legal_moves[0])
         totals = [0.0] * len(legal_moves)
-        nodes = 0
         voids = () if isinstance(view, ScopaView) else shown_voids(view)
         for _ in range(worlds):
             search: ScopaSearch | TressetteSearch
             if isinstance(view, ScopaView):
                 world = determinize.scopa_state(view, rng)
-                search = ScopaSearch(world, view.side, _PLAIN, _unbounded, nodes)
+                search = ScopaSearch(world, view.side, _PLAIN, _unbounded)
             else:
                 state = determinize.tressette_state(view, rng, voids)
-                search = TressetteSearch(state, view.side, _PLAIN, _unbounded, nodes)
+                search = TressetteSearch(state, view.side, _PLAIN, _unbounded)
             for index, worth in enumerate(search.root(legal_moves, depth)):
                 totals[index] += worth
-            nodes = search.nodes
         best = max(range(len(legal_moves)), key=totals.__getitem__)
-        return Suggestion(legal_moves[best], None, nodes)
+        return Suggestion(legal_moves[best], None, worlds)
 
     return choose
 

@@ -9,6 +9,7 @@ expert's world search (:mod:`mazzo.engine.players.expert`), which adds the
 sweep a table leaves to the side to move and the match's target.
 
 Every node is counted, and every :data:`CHECK_EVERY` nodes the caller's meter
+(``more(simulations done)``, :meth:`mazzo.engine.players.base.Budget.meter`)
 is asked whether the search may go on: when it may not, :class:`OutOfBudget`
 ends the search at once (the world's partial result is dropped), so a search
 overruns its budget by at most that many nodes, whatever the size of a world.
@@ -109,7 +110,6 @@ class ScopaSearch:
         evaluation: Evaluation,
         more: Callable[[int], bool],
         done: int = 0,
-        limit: int = 1 << 62,
     ) -> None:
         rules = state.rules
         self.rules, self.players, self.hand_size = rules, rules.players, rules.hand_size
@@ -124,7 +124,8 @@ class ScopaSearch:
         self.sweeps = list(state.sweeps)
         self.scores, self.target = state.scores, rules.target
         self.declared = list(state.declared) if state.declared else []
-        self.nodes, self.limit = done, limit
+        # ``more`` is asked with ``done``, the caller's simulations so far.
+        self.done, self.nodes = done, 0
         self.start = state
         #: By root move, the side's own points this hand on the line found
         #: (past the horizon, its sweeps and settebello and a share of the rest).
@@ -157,7 +158,7 @@ class ScopaSearch:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes >= self.limit or (not self.nodes % CHECK_EVERY and not self.more(self.nodes)):
+        if not self.nodes % CHECK_EVERY and not self.more(self.done):
             raise OutOfBudget
 
     def _play(
@@ -321,7 +322,6 @@ class TressetteSearch:
         evaluation: Evaluation,
         more: Callable[[int], bool],
         done: int = 0,
-        limit: int = 1 << 62,
     ) -> None:
         self.players = state.rules.players
         self.side, self.evaluation, self.more = side, evaluation, more
@@ -330,7 +330,8 @@ class TressetteSearch:
         self.thirds = [sum(CARD_THIRDS[c] for c in pile) for pile in state.piles]
         self.napoletana = state.napoletana
         self.scores, self.target = state.scores, state.rules.target
-        self.nodes, self.limit = done, limit
+        # ``more`` is asked with ``done``, the caller's simulations so far.
+        self.done, self.nodes = done, 0
         self.start = state
         self.points: list[float] = []  # by root move, as ScopaSearch.points
         self._mine = 0.0
@@ -356,7 +357,7 @@ class TressetteSearch:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes >= self.limit or (not self.nodes % CHECK_EVERY and not self.more(self.nodes)):
+        if not self.nodes % CHECK_EVERY and not self.more(self.done):
             raise OutOfBudget
 
     def _play(

@@ -20,7 +20,7 @@ from mazzo_client.play.server import LocalServer, ServerError, server_installed
 from mazzo_client.play.session import Console, Session, Settings
 from mazzo_client.play.text import Names, Seating
 
-LEVELS = ("random", "greedy", "expert")
+LEVELS = ("random", "greedy", "intermediate", "expert")
 FACES = ("italian", "french", "spanish")
 VARIANT_PREFIX = "SCOPA_VARIANT_"
 CALL_TIMEOUT = 60.0
@@ -58,7 +58,7 @@ def parser() -> argparse.ArgumentParser:
         "--bots",
         default="expert",
         help="the other seats' levels in seat order, comma-separated, or one for all: "
-        "random, greedy, expert (default expert)",
+        "random, greedy, intermediate, expert (default expert)",
     )
     play.add_argument(
         "--hint", action="store_true", help="show the expert's choice before each move"
