@@ -19,9 +19,10 @@ total is played. What it adds to the classic design (:mod:`mazzo.engine.players.
   many nodes, however long a world takes.
 
 Its ``simulations`` are the worlds searched (in the exact last round, the hand
-ends reached): a ``simulations`` limit bounds the worlds. With a budget too small for one world, the flat Monte Carlo
-search (:mod:`mazzo.engine.players.expert`, the ``intermediate`` level) chooses
-with what is left.
+ends reached): a ``simulations`` limit bounds the worlds. With a budget too
+small for one world, the flat Monte Carlo search
+(:mod:`mazzo.engine.players.expert`, the ``intermediate`` level) chooses with
+what is left.
 """
 
 from __future__ import annotations
