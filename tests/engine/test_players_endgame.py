@@ -65,15 +65,15 @@ def test_the_exact_search_stops_within_its_budget() -> None:
     for state in last_rounds(ScopaRules(), range(1, 40)):
         legal = SCOPA.legal_moves(state)
         seen = SCOPA.view(state, state.to_play)
-        full = suggest("expert", seen, legal, Budget(10**6), random.Random(1))
+        full = suggest("intermediate", seen, legal, Budget(10**6), random.Random(1))
         if full.simulations > 4:
             break
     else:
         pytest.fail("no last round with more than 4 hand ends")
     for count in (1, 4, full.simulations - 1):
-        cut = suggest("expert", seen, legal, Budget(count), random.Random(1))
+        cut = suggest("intermediate", seen, legal, Budget(count), random.Random(1))
         assert cut.simulations <= count
         assert cut.move in legal
     # The exact search may spend half the budget; the sampling search has the rest.
     enough = Budget(2 * full.simulations)
-    assert suggest("expert", seen, legal, enough, random.Random(1)) == full
+    assert suggest("intermediate", seen, legal, enough, random.Random(1)) == full

@@ -11,9 +11,10 @@ total is played. What it adds to the classic design (:mod:`mazzo.engine.players.
   the table if it can, so a line is not judged as if the sweep never came;
 * the match: a hand's end that wins or loses the match weighs more than any
   hand's points (as the exact last round does);
-* as many worlds as the budget allows, all searched to the same depth, and the
-  exact search of a 2-player Scopa hand's last round
-  (:mod:`mazzo.engine.players.endgame`);
+* the primiera judged by the sevens and sixes taken;
+* as many worlds as the budget allows, all searched to the same depth; in the
+  last round of a 2-player Scopa hand, where the view fixes every card, the one
+  world there is, searched to the hand's end;
 * the budget's clock read every :data:`~mazzo.engine.players.search.CHECK_EVERY`
   nodes: a world cut short is dropped, and the search overruns by at most that
   many nodes, however long a world takes.
@@ -41,7 +42,9 @@ from mazzo.engine.scopa import ScopaView
 
 #: Moves searched ahead in each world, by game family (measured in the arena).
 SCOPA_DEPTH, TRESSETTE_DEPTH = 5, 6
-EVALUATION = Evaluation(sweep_risk=True, match=True)
+EVALUATION = Evaluation(sweep_risk=True, match=True, sevens=True)
+#: Deeper than any last round (three cards a hand).
+LAST_ROUND_DEPTH = 8
 
 
 def choose(
@@ -50,14 +53,17 @@ def choose(
     if len(legal_moves) == 1:
         return Suggestion(legal_moves[0])
     more = budget.meter()
-    done = 0
     if endgame.solvable(view):
-        solved, done = endgame.choose(
-            view, legal_moves, budget.part(flat.ENDGAME_SHARE).meter(), rng, flat.EXPLORE
-        )
-        if solved is not None:
-            return solved
-    return search_worlds(view, legal_moves, budget, rng, more, done)
+        # The view fixes the whole state: one world, searched to the hand's end.
+        world = determinize.scopa_state(view, rng)
+        search = ScopaSearch(world, view.side, EVALUATION, more)
+        try:
+            worths = search.root(legal_moves, LAST_ROUND_DEPTH)
+        except OutOfBudget:
+            return flat.sample(view, legal_moves, budget, rng, more)
+        best = max(range(len(legal_moves)), key=worths.__getitem__)
+        return Suggestion(legal_moves[best], search.points[best], 1)
+    return search_worlds(view, legal_moves, budget, rng, more)
 
 
 def search_worlds(

@@ -38,6 +38,8 @@ CHECK_EVERY = 64
 _COINS_MASK = ((1 << 10) - 1) << (10 * COINS)
 _SETTEBELLO_BIT = 1 << SETTEBELLO
 _BIT = tuple(1 << c for c in range(len(DECK)))
+_SEVENS = sum(1 << (suit * 10 + 6) for suit in range(4))
+_SIXES = sum(1 << (suit * 10 + 5) for suit in range(4))
 #: A won or lost match against a hand's points (as mazzo.engine.players.endgame).
 MATCH_WEIGHT = 100.0
 
@@ -53,10 +55,13 @@ class Evaluation:
     ``sweep_risk``: at the search's horizon, the side to move sweeps the table
     if it can (a one-move quiescence), so a line that leaves a sweep is not
     judged as if the sweep never came. ``match``: a hand's end that wins or
-    loses the match counts :data:`MATCH_WEIGHT` more or less."""
+    loses the match counts :data:`MATCH_WEIGHT` more or less. ``sevens``: see below."""
 
     sweep_risk: bool = False
     match: bool = False
+    #: The primiera judged by the sevens and sixes taken (who takes three
+    #: sevens nearly always has it) rather than by the sum of the suits' best.
+    sevens: bool = False
 
 
 def _category(mine: int, theirs: int, half: int, scale: float) -> float:
@@ -78,11 +83,25 @@ def _primiera(mask: int) -> int:
     )
 
 
-def scopa_static(masks: Sequence[int], sweeps: Sequence[int], side: int) -> float:
+def _by_sevens(mine: int, theirs: int) -> float:
+    my_sevens, their_sevens = (mine & _SEVENS).bit_count(), (theirs & _SEVENS).bit_count()
+    if my_sevens > 2:
+        return 1.0
+    if their_sevens > 2:
+        return -1.0
+    lead = 0.35 * (my_sevens - their_sevens) + 0.1 * (
+        (mine & _SIXES).bit_count() - (theirs & _SIXES).bit_count()
+    )
+    return -0.8 if lead < -0.8 else 0.8 if lead > 0.8 else lead
+
+
+def scopa_static(
+    masks: Sequence[int], sweeps: Sequence[int], side: int, sevens: bool = False
+) -> float:
     """What the won cards are worth to ``side`` against the best other side."""
     mine = masks[side]
     my_cards, my_coins = mine.bit_count(), (mine & _COINS_MASK).bit_count()
-    my_primiera = _primiera(mine)
+    my_primiera = 0 if sevens else _primiera(mine)
     worst = float("inf")
     for other, theirs in enumerate(masks):
         if other == side:
@@ -94,7 +113,11 @@ def scopa_static(masks: Sequence[int], sweeps: Sequence[int], side: int) -> floa
             - (theirs & _SETTEBELLO_BIT != 0)
             + _category(my_cards, theirs.bit_count(), 20, 10.0)
             + _category(my_coins, (theirs & _COINS_MASK).bit_count(), 5, 4.0)
-            + _category(my_primiera, _primiera(theirs), 1000, 40.0)
+            + (
+                _by_sevens(mine, theirs)
+                if sevens
+                else _category(my_primiera, _primiera(theirs), 1000, 40.0)
+            )
         )
         worst = min(worst, worth)
     return worst
@@ -278,7 +301,7 @@ class ScopaSearch:
     def _horizon(self, seat: int, table: tuple[Card, ...], left: int) -> float:
         mask = self.masks[self.side]
         self._mine = self.sweeps[self.side] + (mask & _SETTEBELLO_BIT != 0) + 1.5
-        worth = scopa_static(self.masks, self.sweeps, self.side)
+        worth = scopa_static(self.masks, self.sweeps, self.side, self.evaluation.sevens)
         if not self.evaluation.sweep_risk or not table:
             return worth
         # The side to move sweeps the table if it can: the cost of leaving it.
@@ -287,7 +310,9 @@ class ScopaSearch:
                 if len(take) == len(table) and is_sweep(self.rules, card, table, left == 1):
                     side = self.side_of[seat]
                     self.sweeps[side] += 1
-                    swept = scopa_static(self.masks, self.sweeps, self.side)
+                    swept = scopa_static(
+                        self.masks, self.sweeps, self.side, self.evaluation.sevens
+                    )
                     self.sweeps[side] -= 1
                     return swept
         return worth
