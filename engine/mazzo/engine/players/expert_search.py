@@ -43,6 +43,8 @@ from mazzo.engine.scopa import ScopaView
 #: Moves searched ahead in each world, by game family (measured in the arena).
 SCOPA_DEPTH, TRESSETTE_DEPTH = 5, 6
 EVALUATION = Evaluation(sweep_risk=True, match=True, sevens=True)
+#: Worlds after which a move that was best in every one is played at once (0: never).
+SETTLED_AFTER = 0
 #: Deeper than any last round (three cards a hand).
 LAST_ROUND_DEPTH = 8
 
@@ -78,6 +80,7 @@ def search_worlds(
     totals = [0.0] * len(legal_moves)
     points = [0.0] * len(legal_moves)
     worlds = 0
+    favourite, unanimous = -1, True  # the best move of every world so far, if one
     scopa = isinstance(view, ScopaView)
     voids = () if scopa else shown_voids(view)
     while more(done):
@@ -99,6 +102,12 @@ def search_worlds(
             totals[index] += worth
             points[index] += search.points[index]
         worlds += 1
+        top = max(worths)
+        if favourite < 0:
+            favourite = worths.index(top)
+        unanimous = unanimous and worths[favourite] == top
+        if unanimous and worlds == SETTLED_AFTER:
+            break  # the same move was best in every world: the rest of the time is saved
     if not worlds:
         return flat.sample(view, legal_moves, budget, rng, more, done)
     best = max(range(len(legal_moves)), key=totals.__getitem__)
