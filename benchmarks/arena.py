@@ -513,6 +513,7 @@ def main(argv: list[str] | None = None) -> int:
             with context.Pool(args.workers, initializer=_freeze_heap) as pool:
                 pairs = pool.map(play_pair, tasks, chunksize=1)
         else:
+            _freeze_heap()
             pairs = [play_pair(task) for task in tasks]
         summary = summarise(row, pairs)
         summaries.append(summary)

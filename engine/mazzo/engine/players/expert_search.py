@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mazzo.engine.game import Move
-from mazzo.engine.players import determinize, endgame
+from mazzo.engine.players import determinize, endgame, greedy
 from mazzo.engine.players import expert as flat
 from mazzo.engine.players.base import Budget, Suggestion
 from mazzo.engine.players.search import Evaluation, OutOfBudget, ScopaSearch, TressetteSearch
@@ -43,6 +43,8 @@ from mazzo.engine.scopa import ScopaView
 #: Moves searched ahead in each world, by game family (measured in the arena).
 SCOPA_DEPTH, TRESSETTE_DEPTH = 5, 6
 EVALUATION = Evaluation(sweep_risk=True, match=True, sevens=True)
+#: The weight of the greedy player's value of a move against its points a world.
+PRIOR = 0.0
 #: Worlds after which a move that was best in every one is played at once (0: never).
 SETTLED_AFTER = 0
 #: Deeper than any last round (three cards a hand).
@@ -110,5 +112,11 @@ def search_worlds(
             break  # the same move was best in every world: the rest of the time is saved
     if not worlds:
         return flat.sample(view, legal_moves, budget, rng, more, done)
+    if PRIOR:
+        # The search's horizon sees no difference between many moves (which card
+        # to lay, mostly): the rules of thumb break such near-ties.
+        rate = greedy.scopa_move_value if scopa else greedy.tressette_move_value
+        for index, move in enumerate(legal_moves):
+            totals[index] += PRIOR * worlds * rate(view, move)
     best = max(range(len(legal_moves)), key=totals.__getitem__)
     return Suggestion(legal_moves[best], points[best] / worlds, done)

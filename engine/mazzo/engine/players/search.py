@@ -62,6 +62,9 @@ class Evaluation:
     #: The primiera judged by the sevens and sixes taken (who takes three
     #: sevens nearly always has it) rather than by the sum of the suits' best.
     sevens: bool = False
+    #: At the horizon the side to move takes what is worth most to it, if
+    #: anything (``sweep_risk`` generalised: every taking, not only sweeps).
+    captures: bool = False
 
 
 def _category(mine: int, theirs: int, half: int, scale: float) -> float:
@@ -302,6 +305,8 @@ class ScopaSearch:
         mask = self.masks[self.side]
         self._mine = self.sweeps[self.side] + (mask & _SETTEBELLO_BIT != 0) + 1.5
         worth = scopa_static(self.masks, self.sweeps, self.side, self.evaluation.sevens)
+        if self.evaluation.captures and table:
+            return self._quiescence(seat, table, left, worth)
         if not self.evaluation.sweep_risk or not table:
             return worth
         # The side to move sweeps the table if it can: the cost of leaving it.
@@ -316,6 +321,29 @@ class ScopaSearch:
                     self.sweeps[side] -= 1
                     return swept
         return worth
+
+    def _quiescence(self, seat: int, table: tuple[Card, ...], left: int, worth: float) -> float:
+        """The side to move takes what is worth most to it (a sweep included),
+        or stands on ``worth`` if no taking beats it."""
+        side = self.side_of[seat]
+        mine = side == self.side
+        best, before, sevens = worth, self.masks[side], self.evaluation.sevens
+        for card in self.hands[seat]:
+            for take in choices(card, table, self.rules):
+                if not take:
+                    continue
+                bits = _BIT[card]
+                for taken in take:
+                    bits |= _BIT[taken]
+                self.masks[side] = before | bits
+                sweep = len(take) == len(table) and is_sweep(self.rules, card, table, left == 1)
+                self.sweeps[side] += sweep
+                after = scopa_static(self.masks, self.sweeps, self.side, sevens)
+                self.sweeps[side] -= sweep
+                if (after > best) if mine else (after < best):
+                    best = after
+        self.masks[side] = before
+        return best
 
     def _final(self, table: tuple[Card, ...], last: int | None) -> float:
         """The hand's end, scored by the engine's scoring."""
