@@ -43,6 +43,9 @@ from mazzo.engine.scopa import ScopaView
 #: Moves searched ahead in each world, by game family (measured in the arena).
 SCOPA_DEPTH, TRESSETTE_DEPTH = 5, 6
 EVALUATION = Evaluation(sweep_risk=True, match=True, sevens=True)
+#: A move worse than a world's best by more than this many points counts as
+#: that much worse (so its search stops there: more worlds in the time).
+CAP: float | None = None
 #: The weight of the greedy player's value of a move against its points a world.
 PRIOR = 0.0
 #: Worlds after which a move that was best in every one is played at once (0: never).
@@ -96,7 +99,7 @@ def search_worlds(
             search = TressetteSearch(state, view.side, EVALUATION, more, done)
             depth = TRESSETTE_DEPTH
         try:
-            worths = search.root(legal_moves, depth)
+            worths = search.root(legal_moves, depth, CAP)
         except OutOfBudget:
             break
         done += 1

@@ -126,7 +126,39 @@ def scopa_static(
     return worst
 
 
-class ScopaSearch:
+_INF = float("inf")
+
+
+class _Root:
+    """What both games' searches share: the root's moves, each worth searched."""
+
+    points: list[float]
+    _mine: float
+
+    def _capped(
+        self,
+        moves: Sequence[Move],
+        worth: Callable[[Move, float], float],
+        cap: float | None,
+        order: Callable[[Move], int],
+    ) -> list[float]:
+        """Each move's worth; with ``cap``, each searched with the window's floor at
+        the best so far less ``cap`` (a move below it fails low at once, which
+        saves most of its search), and worth at least the best less ``cap``."""
+        worths = [0.0] * len(moves)
+        self.points = [0.0] * len(moves)
+        best = -_INF
+        for index in sorted(range(len(moves)), key=lambda i: order(moves[i])):
+            floor = -_INF if cap is None or best == -_INF else best - cap
+            value = worth(moves[index], floor)
+            worths[index], self.points[index] = max(value, floor), self._mine
+            best = max(best, value)
+        if cap is not None:
+            worths = [max(w, best - cap) for w in worths]
+        return worths
+
+
+class ScopaSearch(_Root):
     """Alpha-beta over one Scopa world, for the side ``side``."""
 
     def __init__(
@@ -158,29 +190,20 @@ class ScopaSearch:
         self.points: list[float] = []
         self._mine = 0.0
 
-    def root(self, moves: Sequence[Move], depth: int) -> list[float]:
+    def root(self, moves: Sequence[Move], depth: int, cap: float | None = None) -> list[float]:
         """The worth of each move of the seat to play, searched ``depth`` moves deep
-        (the move itself the first)."""
+        (the move itself the first); with ``cap``, a move worse than the best by
+        more than ``cap`` is worth the best less ``cap`` (see :func:`capped`)."""
         state = self.start
         left = sum(map(len, self.hands)) + len(self.stock)
-        worths = []
-        self.points = []
-        for move in moves:
-            worths.append(
-                self._play(
-                    state.to_play,
-                    move.card,
-                    move.take,
-                    state.table,
-                    state.last_capture_side,
-                    left,
-                    depth,
-                    -float("inf"),
-                    float("inf"),
-                )
+        table, last = state.table, state.last_capture_side
+
+        def worth(move: Move, alpha: float) -> float:
+            return self._play(
+                state.to_play, move.card, move.take, table, last, left, depth, alpha, _INF
             )
-            self.points.append(self._mine)
-        return worths
+
+        return self._capped(moves, worth, cap, order=lambda m: -len(m.take))
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -365,7 +388,7 @@ class ScopaSearch:
         return worth
 
 
-class TressetteSearch:
+class TressetteSearch(_Root):
     """Alpha-beta over one Tressette world, for the side ``side`` (two sides)."""
 
     def __init__(
@@ -389,24 +412,15 @@ class TressetteSearch:
         self.points: list[float] = []  # by root move, as ScopaSearch.points
         self._mine = 0.0
 
-    def root(self, moves: Sequence[Move], depth: int) -> list[float]:
+    def root(self, moves: Sequence[Move], depth: int, cap: float | None = None) -> list[float]:
+        """As :meth:`ScopaSearch.root`."""
         state = self.start
-        worths = []
-        self.points = []
-        for move in moves:
-            worths.append(
-                self._play(
-                    state.to_play,
-                    move.card,
-                    list(state.trick),
-                    state.leader,
-                    depth,
-                    -float("inf"),
-                    float("inf"),
-                )
-            )
-            self.points.append(self._mine)
-        return worths
+        trick = list(state.trick)
+
+        def worth(move: Move, alpha: float) -> float:
+            return self._play(state.to_play, move.card, trick, state.leader, depth, alpha, _INF)
+
+        return self._capped(moves, worth, cap, order=lambda m: 0)
 
     def _tick(self) -> None:
         self.nodes += 1
