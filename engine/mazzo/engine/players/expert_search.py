@@ -41,13 +41,13 @@ from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.scopa import ScopaView
 
 #: Moves searched ahead in each world, by game family (measured in the arena).
-SCOPA_DEPTH, TRESSETTE_DEPTH = 5, 6
+SCOPA_DEPTH, TRESSETTE_DEPTH = 3, 6
 EVALUATION = Evaluation(sweep_risk=True, match=True, sevens=True)
 #: A move worse than a world's best by more than this many points counts as
 #: that much worse (so its search stops there: more worlds in the time).
 CAP: float | None = None
 #: The weight of the greedy player's value of a move against its points a world.
-PRIOR = 0.0
+PRIOR = 0.01
 #: Worlds after which a move that was best in every one is played at once (0: never).
 SETTLED_AFTER = 0
 #: Deeper than any last round (three cards a hand).
