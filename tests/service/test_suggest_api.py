@@ -103,9 +103,15 @@ def test_the_same_seed_gives_the_same_move_over_grpc_and_rest(
 def test_the_expert_runs_the_simulations_asked_and_no_more(mazzo: MazzoClient) -> None:
     state = _new(mazzo, GAMES[0][1]).state
     moves = len(mazzo.legal_moves(state).moves)
-    # The expert plays each simulated deal out once per legal move: whole deals only.
-    for count in (moves, 2 * moves + 1, 5 * moves - 1):
+    # The expert searches one sampled deal after another: as many as asked.
+    for count in (1, 4, 9):
         answer = mazzo.suggest(state, 0, budget_ms=GENEROUS_MS, seed=1, simulations=count)
+        assert answer.simulations == count
+    # The intermediate plays each deal out once per legal move: whole deals only.
+    for count in (moves, 2 * moves + 1, 5 * moves - 1):
+        answer = mazzo.suggest(
+            state, 0, "intermediate", budget_ms=GENEROUS_MS, seed=1, simulations=count
+        )
         assert answer.simulations == count // moves * moves
 
 
@@ -158,13 +164,16 @@ def test_suggestions_are_counted_by_game_and_level() -> None:
                 state=game.state, seat=0, level=level, budget_ms=GENEROUS_MS, simulations=25
             )
         )
-        for level in ("random", "expert", "expert")
+        for level in ("random", "expert", "expert", "intermediate")
     ]
     counted = metrics.mazzo_suggestions_total
     assert counted.labels(game="tressette", level="expert")._value.get() == 2
     assert counted.labels(game="tressette", level="random")._value.get() == 1
+    assert counted.labels(game="tressette", level="intermediate")._value.get() == 1
     simulated = metrics.mazzo_suggest_simulations_total.labels(level="expert")._value.get()
-    assert simulated == answers[1].simulations + answers[2].simulations == 40
+    assert simulated == answers[1].simulations + answers[2].simulations == 50  # worlds
+    flat = metrics.mazzo_suggest_simulations_total.labels(level="intermediate")._value.get()
+    assert flat == answers[3].simulations == 20  # two deals of ten play-outs
 
 
 @pytest.mark.parametrize(
