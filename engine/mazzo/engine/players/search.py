@@ -338,9 +338,7 @@ class ScopaSearch(_Root):
                 if len(take) == len(table) and is_sweep(self.rules, card, table, left == 1):
                     side = self.side_of[seat]
                     self.sweeps[side] += 1
-                    swept = scopa_static(
-                        self.masks, self.sweeps, self.side, self.evaluation.sevens
-                    )
+                    swept = scopa_static(self.masks, self.sweeps, self.side, self.evaluation.sevens)
                     self.sweeps[side] -= 1
                     return swept
         return worth
