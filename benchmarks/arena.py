@@ -26,6 +26,7 @@ to benchmarks/results/arena-latest.json unless --results names a file.
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import math
 import multiprocessing
@@ -43,13 +44,15 @@ from benchmarks.stats import Table, machine, write_results
 from mazzo.engine import get_game
 from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.events import HandScored
-from mazzo.engine.players import PLAYERS, Budget, Player, expert, greedy, suggest
+from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, Player, expert, greedy, pimc, suggest
 from mazzo.engine.scopa import ScopaRules, ScopaState
 from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.tressette import TressetteRules
 
 RESULTS = pathlib.Path(__file__).resolve().parent / "results" / "arena-latest.json"
 UNLIMITED = 1 << 30
+#: A move's CPU time past its budget is kept (for the overrun figures) from this many ms.
+OVERRUN_KEPT_MS = 0.5
 Z95 = 1.96
 
 #: name -> (label, game, rules with an optional target). In a game of three
@@ -99,6 +102,11 @@ SETUPS: dict[str, tuple[str, str, Callable[..., Any]]] = {
 }
 
 
+#: The engine's levels, its candidates, and the PIMC baseline (its worlds and
+#: depth from --pimc).
+ARENA_PLAYERS = (*PLAYERS, *CANDIDATES, "pimc")
+
+
 @dataclass(frozen=True)
 class Row:
     setup: str
@@ -109,10 +117,10 @@ class Row:
     def parse(cls, text: str) -> Row:
         setup, _, players = text.partition(":")
         first, _, second = players.partition("-")
-        if setup not in SETUPS or first not in PLAYERS or second not in PLAYERS:
+        if setup not in SETUPS or first not in ARENA_PLAYERS or second not in ARENA_PLAYERS:
             raise argparse.ArgumentTypeError(
                 f"{text!r}: write SETUP:A-B, SETUP one of {', '.join(SETUPS)},"
-                f" A and B one of {', '.join(PLAYERS)}"
+                f" A and B one of {', '.join(ARENA_PLAYERS)}"
             )
         return cls(setup, first, second)
 
@@ -126,6 +134,13 @@ class Settings:
     simulations: int
     target: int | None
     seed: int
+    pimc_worlds: int = pimc.WORLDS
+    pimc_depth: int = pimc.DEPTH
+
+    def player(self, level: str) -> Player:
+        if level == "pimc":
+            return pimc.player(self.pimc_worlds, self.pimc_depth)
+        return CANDIDATES.get(level) or PLAYERS[level]
 
 
 def play_match(row: Row, settings: Settings, seed: int, a_side: int) -> dict[str, Any]:
@@ -135,18 +150,28 @@ def play_match(row: Row, settings: Settings, seed: int, a_side: int) -> dict[str
     game = get_game(name)
     state, _ = game.new_game(rules, seed=seed)
     rng = random.Random(seed * rules.sides + a_side)
+    players = settings.player(row.first), settings.player(row.second)
     seconds, moves, sims = [0.0, 0.0], [0, 0], [0, 0]
+    # By player: moves with a choice timed against the budget, and the CPU
+    # milliseconds past the budget of those that overran it by OVERRUN_KEPT_MS.
+    decisions, overruns = [0, 0], [[], []]  # type: tuple[list[int], list[list[float]]]
     points, hands = [0.0, 0.0], 0
     while state.winner is None:
         seat = state.to_play
         player = 0 if rules.side_of(seat) == a_side else 1
-        level = row.first if player == 0 else row.second
         budget = Budget(
             settings.simulations or UNLIMITED, settings.budget_ms / 1000, time.process_time
         )
+        legal = game.legal_moves(state)
         started = time.process_time()
-        chosen = suggest(level, game.view(state, seat), game.legal_moves(state), budget, rng)
-        seconds[player] += time.process_time() - started
+        chosen = players[player](game.view(state, seat), legal, budget, rng)
+        spent = time.process_time() - started
+        seconds[player] += spent
+        if len(legal) > 1 and not settings.simulations:
+            decisions[player] += 1
+            over = 1000 * (spent - budget.seconds)
+            if over > OVERRUN_KEPT_MS:
+                overruns[player].append(round(over, 2))
         moves[player] += 1
         sims[player] += chosen.simulations
         state, events = game.apply(state, chosen.move)
@@ -165,6 +190,8 @@ def play_match(row: Row, settings: Settings, seed: int, a_side: int) -> dict[str
         "seconds": seconds,
         "moves": moves,
         "simulations": sims,
+        "decisions": decisions,
+        "overruns_ms": overruns,
     }
 
 
@@ -222,6 +249,32 @@ def summarise(row: Row, pairs: list[list[dict[str, Any]]]) -> dict[str, Any]:
         "b_ms_per_move": per_move_ms(1),
         "a_simulations_per_second": sims_per_second(0),
         "b_simulations_per_second": sims_per_second(1),
+        "a_overrun": overrun_summary(matches, 0),
+        "b_overrun": overrun_summary(matches, 1),
+    }
+
+
+def overrun_summary(matches: Sequence[dict[str, Any]], player: int) -> dict[str, Any]:
+    """How far a player's moves with a choice ran past the budget (CPU ms): the
+    worst, the 99th and 99.9th percentiles (0 when fewer overran by
+    OVERRUN_KEPT_MS), and how many overran by more than 1, 5 and 20 ms."""
+    count = sum(m.get("decisions", [0, 0])[player] for m in matches)
+    over = sorted(
+        (x for m in matches for x in m.get("overruns_ms", [[], []])[player]), reverse=True
+    )
+
+    def percentile(q: float) -> float:
+        rank = int(count * (1 - q))  # values above the percentile
+        return over[rank] if rank < len(over) else 0.0
+
+    return {
+        "decisions": count,
+        "max_ms": over[0] if over else 0.0,
+        "p99_ms": percentile(0.99),
+        "p999_ms": percentile(0.999),
+        "over_1ms": sum(x > 1 for x in over),
+        "over_5ms": sum(x > 5 for x in over),
+        "over_20ms": sum(x > 20 for x in over),
     }
 
 
@@ -313,8 +366,15 @@ def last_round_table(count: int, budget_ms: float, seed: int) -> Table:
         "last_round",
         f"Expert, 2-player Scopa's last round: exact search against sampling,"
         f" {budget_ms:g} ms a move (CPU), against greedy",
-        ["last rounds", "exact - sampling pts/hand", "95% CI", "exact better", "exact worse",
-         "exact ms, median", "exact ms, 90th pct"],  # fmt: skip
+        [
+            "last rounds",
+            "exact - sampling pts/hand",
+            "95% CI",
+            "exact better",
+            "exact worse",
+            "exact ms, median",
+            "exact ms, 90th pct",
+        ],  # fmt: skip
     )
     exact_ms.sort()
     table.add(
@@ -403,6 +463,18 @@ DEFAULT_ROWS = [
 ]
 
 
+def _freeze_heap() -> None:
+    gc.collect()
+    gc.freeze()
+
+
+def _worlds_by_depth(text: str) -> tuple[int, int]:
+    worlds, _, depth = text.partition("x")
+    if not (worlds.isdigit() and depth.isdigit() and int(worlds) and int(depth)):
+        raise argparse.ArgumentTypeError(f"{text!r}: write WORLDSxDEPTH, e.g. 12x5")
+    return int(worlds), int(depth)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.arena", description=__doc__)
     parser.add_argument(
@@ -413,6 +485,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, default=0, help="simulations a move (0: time)")
     parser.add_argument("--target", type=int, help="play matches to this many points instead")
     parser.add_argument("--seed", type=int, default=1, help="first pair's seed")
+    parser.add_argument(
+        "--pimc",
+        type=_worlds_by_depth,
+        default=(pimc.WORLDS, pimc.DEPTH),
+        help="the PIMC baseline's worlds and depth, WORLDSxDEPTH (default 12x5)",
+    )
     parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     parser.add_argument("--speed", action="store_true", help="measure simulations a second too")
     parser.add_argument(
@@ -429,7 +507,7 @@ def main(argv: list[str] | None = None) -> int:
     # --last-rounds alone runs no matches.
     default = [] if args.last_rounds else [Row.parse(r) for r in DEFAULT_ROWS]
     rows: list[Row] = args.rows or default
-    settings = Settings(args.budget_ms, args.simulations, args.target, args.seed)
+    settings = Settings(args.budget_ms, args.simulations, args.target, args.seed, *args.pimc)
     about = machine()
     print(
         f"Mazzo arena on {about['nproc']} x {about['cpu_model']}, Python {about['python']}"
@@ -443,16 +521,21 @@ def main(argv: list[str] | None = None) -> int:
         started = time.monotonic()
         tasks = [(row, settings, args.seed + k) for k in range(args.pairs)]
         if args.workers > 1:
-            with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            # Each worker leaves its start-up heap out of garbage collections, as
+            # the server's search processes do (mazzo.service.search_pool).
+            context = multiprocessing.get_context("fork")
+            with context.Pool(args.workers, initializer=_freeze_heap) as pool:
                 pairs = pool.map(play_pair, tasks, chunksize=1)
         else:
+            _freeze_heap()
             pairs = [play_pair(task) for task in tasks]
         summary = summarise(row, pairs)
         summaries.append(summary)
         raw[str(row)] = pairs
         print(
             f"  {row}: A wins {summary['a_win_rate']:.0%} ({_range(summary['a_win_rate_95'])}),"
-            f" {time.monotonic() - started:.0f} s",
+            f" {time.monotonic() - started:.0f} s; overruns A {summary['a_overrun']},"
+            f" B {summary['b_overrun']}",
             flush=True,
         )
     if summaries:
@@ -477,6 +560,7 @@ def main(argv: list[str] | None = None) -> int:
         "simulations": args.simulations,
         "target": args.target,
         "seed": args.seed,
+        "pimc_worlds_depth": list(args.pimc),
         "workers": args.workers,
         "rows": [str(r) for r in rows],
         "summaries": summaries,

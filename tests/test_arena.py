@@ -63,3 +63,36 @@ def test_a_row_names_a_setup_and_two_players() -> None:
     for bad in ("chess:expert-greedy", "scopa:expert", "scopa:oracle-greedy"):
         with pytest.raises(argparse.ArgumentTypeError, match=bad):
             arena.Row.parse(bad)
+
+
+def test_the_pimc_baseline_plays_in_the_arena_with_the_worlds_and_depth_asked(
+    tmp_path: pathlib.Path,
+) -> None:
+    results = tmp_path / "arena.json"
+    rows = ["scopa:pimc-greedy", "tressette4:greedy-pimc"]
+    argv = ["--smoke", "--rows", *rows, "--pimc", "2x3", "--results", str(results)]
+    assert arena.main(argv) == 0
+    body = json.loads(results.read_text())
+    assert body["settings"]["pimc_worlds_depth"] == [2, 3]
+    assert [s["row"] for s in body["settings"]["summaries"]] == rows
+    with pytest.raises(argparse.ArgumentTypeError, match="WORLDSxDEPTH"):
+        arena._worlds_by_depth("12by5")
+
+
+def test_overruns_are_summarised_by_their_worst_and_percentiles() -> None:
+    # 1000 timed moves of player A, of which four overran the budget.
+    matches = [
+        {"decisions": [600, 10], "overruns_ms": [[30.0, 2.0], []]},
+        {"decisions": [400, 10], "overruns_ms": [[6.0, 0.7], []]},
+    ]
+    a = arena.overrun_summary(matches, 0)
+    assert a == {
+        "decisions": 1000,
+        "max_ms": 30.0,
+        "p99_ms": 0.0,  # fewer than 1% of the moves overran
+        "p999_ms": 6.0,
+        "over_1ms": 3,
+        "over_5ms": 2,
+        "over_20ms": 1,
+    }
+    assert arena.overrun_summary(matches, 1)["max_ms"] == 0.0

@@ -9,7 +9,7 @@ import pytest
 
 from mazzo.engine import Game, game_of, get_game
 from mazzo.engine.cards import SUIT_OF
-from mazzo.engine.players import PLAYERS, Budget, determinize, suggest
+from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, determinize, suggest
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.tressette import TressetteRules
@@ -128,7 +128,7 @@ def test_shown_voids_are_true_and_simulated_deals_respect_them(players: int) -> 
     assert found > 0
 
 
-def test_the_expert_stops_after_its_simulations() -> None:
+def test_the_expert_stops_after_its_simulations_in_whole_deals() -> None:
     game = get_game("scopa")
     state, _ = game.new_game(SETUPS[0][2], seed=8)
     legal = game.legal_moves(state)
@@ -139,17 +139,35 @@ def test_the_expert_stops_after_its_simulations() -> None:
         assert done == count // len(legal) * len(legal)
 
 
+@pytest.mark.parametrize("name", ["scopa", "tressette"])
+def test_the_world_search_stops_after_its_simulations(name: str) -> None:
+    game = get_game(name)
+    state, _ = game.new_game(SETUPS[0][2] if name == "scopa" else TressetteRules(), seed=8)
+    legal = game.legal_moves(state)
+    view = game.view(state, state.to_play)
+    # The expert's simulations are the worlds it searched, each to its depth.
+    for count in (1, 2, 7):
+        chosen = CANDIDATES["search"](view, legal, Budget(count), random.Random(1))
+        assert chosen.simulations == count
+        assert chosen.move in legal
+
+
 def test_the_expert_stops_when_its_injected_clock_runs_out() -> None:
-    ticks = iter(range(1000))
-    budget = Budget(simulations=10**6, seconds=5, clock=lambda: float(next(ticks)))
     game = get_game("tressette")
     state, _ = game.new_game(TressetteRules(), seed=8)
+    count = len(game.legal_moves(state))
+    ticks = iter(range(1000))
+    budget = Budget(simulations=10**6, seconds=3 * count + 1, clock=lambda: float(next(ticks)))
     suggestion = suggest(
-        "expert", game.view(state, state.to_play), game.legal_moves(state), budget, random.Random(1)
+        "expert",
+        game.view(state, state.to_play),
+        game.legal_moves(state),
+        budget,
+        random.Random(1),
     )
-    # The deadline is read at tick 0 (0 + 5 s); ticks 1..4 allow a deal each,
-    # and each deal is played out once per legal move.
-    assert suggestion.simulations == 4 * len(game.legal_moves(state))
+    # The deadline is read at tick 0; the clock is read before each play-out,
+    # one a legal move for each deal: ticks 1..3 * count allow three deals.
+    assert suggestion.simulations == 3 * count
     assert suggestion.move in game.legal_moves(state)
 
 
@@ -157,8 +175,8 @@ def test_the_expert_reports_the_points_it_expects() -> None:
     game = get_game("scopa")
     state, _ = game.new_game(SETUPS[0][2], seed=8)
     legal = game.legal_moves(state)
-    suggestion = suggest(
-        "expert", game.view(state, 0), legal, Budget(3 * len(legal)), random.Random(1)
-    )
-    assert suggestion.expected_points is not None
-    assert 0 <= suggestion.expected_points <= 40
+    players = ((PLAYERS["expert"], Budget(3 * len(legal))), (CANDIDATES["search"], Budget(4)))
+    for level, (player, budget) in enumerate(players):
+        suggestion = player(game.view(state, 0), legal, budget, random.Random(1))
+        assert suggestion.expected_points is not None, level
+        assert 0 <= suggestion.expected_points <= 40, level

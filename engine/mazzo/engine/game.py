@@ -235,7 +235,6 @@ def outside(name: str, values: Sequence[int], low: int, high: int) -> list[str]:
     return [f"{name} out of range ({low}..{high})"]
 
 
-
 def check_turn(
     move: Move, *, players: int, to_play: int, hand: Sequence[Card], game_over: bool
 ) -> None:

@@ -17,6 +17,7 @@ player), it does not answer late.
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -105,6 +106,16 @@ def _exit_with_parent() -> None:
     os._exit(0)
 
 
+def freeze_heap() -> None:
+    """Leave what start-up made (modules, tables, caches) out of every later
+    garbage collection: the searches' own objects are short-lived, so a full
+    collection in the middle of a search then scans next to nothing instead
+    of the whole heap (2.7 ms against 0.0 in a search process, measured by
+    docs/bots.md's overrun figures)."""
+    gc.collect()
+    gc.freeze()
+
+
 def _start_search_process(started: Any) -> None:
     """Each search process's set-up: its lifetime tied to its server process's.
 
@@ -117,6 +128,7 @@ def _start_search_process(started: Any) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    freeze_heap()
     global _started
     _started = started
     threading.Thread(target=_exit_with_parent, name="exit-with-parent", daemon=True).start()

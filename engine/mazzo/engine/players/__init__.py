@@ -10,7 +10,11 @@ a :class:`Suggestion` (see :mod:`mazzo.engine.players.base`)::
     suggestion = suggest("expert", seen, game.legal_moves(state), Budget(200), random.Random(7))
 
 ``random`` plays any legal move, ``greedy`` the rules of thumb one move ahead,
-``expert`` a determinized Monte Carlo search (docs/bots.md).
+``expert`` a flat determinized Monte Carlo search (docs/bots.md).
+
+:data:`CANDIDATES` are players the arena measures that no level names yet:
+``search``, a search of every sampled world (:mod:`.expert_search`), which does
+not yet beat the expert at every budget.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mazzo.engine.game import Move
-from mazzo.engine.players import expert, greedy, random_player
+from mazzo.engine.players import expert, expert_search, greedy, random_player
 from mazzo.engine.players.base import Budget, Player, Suggestion
 
 PLAYERS: dict[str, Player] = {
@@ -29,7 +33,9 @@ PLAYERS: dict[str, Player] = {
     "expert": expert.choose,
 }
 
-__all__ = ["PLAYERS", "Budget", "Player", "Suggestion", "suggest"]
+CANDIDATES: dict[str, Player] = {"search": expert_search.choose}
+
+__all__ = ["CANDIDATES", "PLAYERS", "Budget", "Player", "Suggestion", "suggest"]
 
 
 def suggest(

@@ -76,13 +76,22 @@ def sample(
     points = [0.0] * count
     deals = 0
     # A deal is played out once per move, or not at all: never past the budget.
+    # The clock is read before every play-out, not only every deal, so that a
+    # slow one (a garbage collection in it) costs at most one play-out past the
+    # budget; a deal the clock cuts short is dropped.
     while more(done + count - 1):
         state = deal(rng)
         seed = rng.getrandbits(64)
+        outcomes = []
         for index, move in enumerate(legal_moves):
+            if index and not more(done + index):
+                break
             # The same seed for every move: the simulated players' random
             # choices match too, so that the moves differ only by themselves.
-            totals = play_out(state, move, random.Random(seed))
+            outcomes.append(play_out(state, move, random.Random(seed)))
+        if len(outcomes) < count:
+            break
+        for index, totals in enumerate(outcomes):
             mine = totals[side]
             rewards[index] += mine - max(t for s, t in enumerate(totals) if s != side)
             points[index] += mine

@@ -1,0 +1,125 @@
+"""The expert: every sampled world searched, not only played out.
+
+Each round of the search deals the unseen cards in a way that fits the view
+(:mod:`mazzo.engine.players.determinize`, with Tressette's shown voids), then
+searches that world by alpha-beta a few moves deep
+(:mod:`mazzo.engine.players.search`) and adds each legal move's worth to its
+total; the worlds go on until the budget is spent, and the move with the best
+total is played. What it adds to the classic design (:mod:`mazzo.engine.players.pimc`):
+
+* the sweep a table leaves: at the search's horizon the side to move sweeps
+  the table if it can, so a line is not judged as if the sweep never came;
+* the match: a hand's end that wins or loses the match weighs more than any
+  hand's points (as the exact last round does);
+* the primiera judged by the sevens and sixes taken;
+* as many worlds as the budget allows, all searched to the same depth; in the
+  last round of a 2-player Scopa hand, where the view fixes every card, the one
+  world there is, searched to the hand's end;
+* the budget's clock read every :data:`~mazzo.engine.players.search.CHECK_EVERY`
+  nodes: a world cut short is dropped, and the search overruns by at most that
+  many nodes, however long a world takes.
+
+Its ``simulations`` are the worlds searched (in the exact last round, the hand
+ends reached): a ``simulations`` limit bounds the worlds. With a budget too
+small for one world, the flat Monte Carlo search
+(:mod:`mazzo.engine.players.expert`, the ``expert`` level) chooses with
+what is left.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mazzo.engine.game import Move
+from mazzo.engine.players import determinize, endgame, greedy
+from mazzo.engine.players import expert as flat
+from mazzo.engine.players.base import Budget, Suggestion
+from mazzo.engine.players.search import Evaluation, OutOfBudget, ScopaSearch, TressetteSearch
+from mazzo.engine.players.voids import shown_voids
+from mazzo.engine.scopa import ScopaView
+
+#: Moves searched ahead in each world, by game family (measured in the arena).
+SCOPA_DEPTH, TRESSETTE_DEPTH = 3, 6
+EVALUATION = Evaluation(sweep_risk=True, match=True, sevens=True)
+#: A move worse than a world's best by more than this many points counts as
+#: that much worse (so its search stops there: more worlds in the time).
+CAP: float | None = None
+#: The weight of the greedy player's value of a move against its points a world.
+PRIOR = 0.01
+#: Worlds after which a move that was best in every one is played at once (0: never).
+SETTLED_AFTER = 0
+#: Deeper than any last round (three cards a hand).
+LAST_ROUND_DEPTH = 8
+
+
+def choose(
+    view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
+) -> Suggestion:
+    if len(legal_moves) == 1:
+        return Suggestion(legal_moves[0])
+    more = budget.meter()
+    if endgame.solvable(view):
+        # The view fixes the whole state: one world, searched to the hand's end.
+        world = determinize.scopa_state(view, rng)
+        search = ScopaSearch(world, view.side, EVALUATION, more)
+        try:
+            worths = search.root(legal_moves, LAST_ROUND_DEPTH)
+        except OutOfBudget:
+            return flat.sample(view, legal_moves, budget, rng, more)
+        best = max(range(len(legal_moves)), key=worths.__getitem__)
+        return Suggestion(legal_moves[best], search.points[best], 1)
+    return search_worlds(view, legal_moves, budget, rng, more)
+
+
+def search_worlds(
+    view: Any,
+    legal_moves: Sequence[Move],
+    budget: Budget,
+    rng: random.Random,
+    more: Callable[[int], bool],
+    done: int = 0,
+) -> Suggestion:
+    """Worlds searched until the meter ``more`` of ``budget`` stops, from ``done`` spent."""
+    totals = [0.0] * len(legal_moves)
+    points = [0.0] * len(legal_moves)
+    worlds = 0
+    favourite, unanimous = -1, True  # the best move of every world so far, if one
+    scopa = isinstance(view, ScopaView)
+    voids = () if scopa else shown_voids(view)
+    while more(done):
+        search: ScopaSearch | TressetteSearch
+        if scopa:
+            world = determinize.scopa_state(view, rng)
+            search = ScopaSearch(world, view.side, EVALUATION, more, done)
+            depth = SCOPA_DEPTH
+        else:
+            state = determinize.tressette_state(view, rng, voids)
+            search = TressetteSearch(state, view.side, EVALUATION, more, done)
+            depth = TRESSETTE_DEPTH
+        try:
+            worths = search.root(legal_moves, depth, CAP)
+        except OutOfBudget:
+            break
+        done += 1
+        for index, worth in enumerate(worths):
+            totals[index] += worth
+            points[index] += search.points[index]
+        worlds += 1
+        top = max(worths)
+        if favourite < 0:
+            favourite = worths.index(top)
+        unanimous = unanimous and worths[favourite] == top
+        if unanimous and worlds == SETTLED_AFTER:
+            break  # the same move was best in every world: the rest of the time is saved
+    if not worlds:
+        return flat.sample(view, legal_moves, budget, rng, more, done)
+    if PRIOR:
+        # The search's horizon sees no difference between many moves (which card
+        # to lay, mostly): the rules of thumb break such near-ties.
+        rate = greedy.scopa_move_value if scopa else greedy.tressette_move_value
+        for index, move in enumerate(legal_moves):
+            totals[index] += PRIOR * worlds * rate(view, move)
+    best = max(range(len(legal_moves)), key=totals.__getitem__)
+    return Suggestion(legal_moves[best], points[best] / worlds, done)

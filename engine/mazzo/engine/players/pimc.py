@@ -1,0 +1,65 @@
+"""The PIMC baseline: perfect-information Monte Carlo, the classic design.
+
+It samples ``worlds`` deals that fit the seat's view
+(:mod:`mazzo.engine.players.determinize`), searches each by alpha-beta
+``depth`` moves deep with a static evaluation of the won cards
+(:mod:`mazzo.engine.players.search`: settebello, coins, cards, primiera and
+sweeps in Scopa; the thirds won in Tressette), and plays the move with the
+best total over the worlds. Every seat is taken to play perfectly in each
+world (minimax), as the classic design does.
+
+A fixed amount of work a move, not a time: it is the arena's yardstick
+(``python -m benchmarks.arena --rows scopa:expert-pimc --pimc 12x5``), and
+ignores the budget. Its ``simulations`` are the worlds it searched.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from mazzo.engine.game import Move
+from mazzo.engine.players import determinize
+from mazzo.engine.players.base import Budget, Player, Suggestion
+from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch
+from mazzo.engine.players.voids import shown_voids
+from mazzo.engine.scopa import ScopaView
+
+WORLDS, DEPTH = 12, 5
+_PLAIN = Evaluation()
+
+
+def _unbounded(_: int) -> bool:
+    return True
+
+
+def player(worlds: int = WORLDS, depth: int = DEPTH) -> Player:
+    """The baseline with ``worlds`` sampled worlds searched ``depth`` moves deep."""
+    if worlds < 1 or depth < 1:
+        raise ValueError("the PIMC baseline needs at least one world and a depth of one")
+
+    def choose(
+        view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
+    ) -> Suggestion:
+        if len(legal_moves) == 1:
+            return Suggestion(legal_moves[0])
+        totals = [0.0] * len(legal_moves)
+        voids = () if isinstance(view, ScopaView) else shown_voids(view)
+        for _ in range(worlds):
+            search: ScopaSearch | TressetteSearch
+            if isinstance(view, ScopaView):
+                world = determinize.scopa_state(view, rng)
+                search = ScopaSearch(world, view.side, _PLAIN, _unbounded)
+            else:
+                state = determinize.tressette_state(view, rng, voids)
+                search = TressetteSearch(state, view.side, _PLAIN, _unbounded)
+            for index, worth in enumerate(search.root(legal_moves, depth)):
+                totals[index] += worth
+        best = max(range(len(legal_moves)), key=totals.__getitem__)
+        return Suggestion(legal_moves[best], None, worlds)
+
+    return choose
+
+
+choose = player()

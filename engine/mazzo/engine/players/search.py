@@ -1,0 +1,517 @@
+"""Depth-limited alpha-beta search of one sampled world (perfect information).
+
+A sampled world (:mod:`mazzo.engine.players.determinize`) fixes every card: the
+hands, and the stock's order. This module searches such a world a few moves
+deep on the fast path's mutable lists (no Move, state or event is made), and
+values what it reaches with a static evaluation of the cards each side has
+won. Two users: the PIMC baseline (:mod:`mazzo.engine.players.pimc`), and the
+expert's world search (:mod:`mazzo.engine.players.expert`), which adds the
+sweep a table leaves to the side to move and the match's target.
+
+Every node is counted, and every :data:`CHECK_EVERY` nodes the caller's meter
+(``more(simulations done)``, :meth:`mazzo.engine.players.base.Budget.meter`)
+is asked whether the search may go on: when it may not, :class:`OutOfBudget`
+ends the search at once (the world's partial result is dropped), so a search
+overruns its budget by at most that many nodes, whatever the size of a world.
+
+Scopa: a position is worth, to the searching side, its points minus the best
+other side's (settebello, sweeps; the cards, coins and primiera once decided,
+and in proportion to the lead before). The hand's end is scored exactly by the
+engine's scoring. Tressette: the thirds of a point won, the last trick and the
+napoletane.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from mazzo.engine.cards import COINS, DECK, SETTEBELLO, SUIT_OF, Card
+from mazzo.engine.game import Move, game_winner
+from mazzo.engine.players.fast_scopa import choices
+from mazzo.engine.scopa import ScopaState, is_sweep
+from mazzo.engine.scopa_scoring import _SUIT_PRIMIERA, score_hand
+from mazzo.engine.tressette import CARD_STRENGTH, CARD_THIRDS, TressetteState
+
+#: Nodes searched between two questions to the meter.
+CHECK_EVERY = 64
+_COINS_MASK = ((1 << 10) - 1) << (10 * COINS)
+_SETTEBELLO_BIT = 1 << SETTEBELLO
+_BIT = tuple(1 << c for c in range(len(DECK)))
+_SEVENS = sum(1 << (suit * 10 + 6) for suit in range(4))
+_SIXES = sum(1 << (suit * 10 + 5) for suit in range(4))
+#: A won or lost match against a hand's points (as mazzo.engine.players.endgame).
+MATCH_WEIGHT = 100.0
+
+
+class OutOfBudget(Exception):
+    """The meter stopped the search."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """How a search values what it reaches.
+
+    ``sweep_risk``: at the search's horizon, the side to move sweeps the table
+    if it can (a one-move quiescence), so a line that leaves a sweep is not
+    judged as if the sweep never came. ``match``: a hand's end that wins or
+    loses the match counts :data:`MATCH_WEIGHT` more or less. ``sevens``: see below."""
+
+    sweep_risk: bool = False
+    match: bool = False
+    #: The primiera judged by the sevens and sixes taken (who takes three
+    #: sevens nearly always has it) rather than by the sum of the suits' best.
+    sevens: bool = False
+    #: At the horizon the side to move takes what is worth most to it, if
+    #: anything (``sweep_risk`` generalised: every taking, not only sweeps).
+    captures: bool = False
+
+
+def _category(mine: int, theirs: int, half: int, scale: float) -> float:
+    """A point won by the majority: 1 once decided, else the lead's share of it."""
+    if mine > half:
+        return 1.0
+    if theirs > half:
+        return -1.0
+    lead = (mine - theirs) / scale
+    return -0.8 if lead < -0.8 else 0.8 if lead > 0.8 else lead
+
+
+def _primiera(mask: int) -> int:
+    return (
+        _SUIT_PRIMIERA[mask & 1023]
+        + _SUIT_PRIMIERA[mask >> 10 & 1023]
+        + _SUIT_PRIMIERA[mask >> 20 & 1023]
+        + _SUIT_PRIMIERA[mask >> 30 & 1023]
+    )
+
+
+def _by_sevens(mine: int, theirs: int) -> float:
+    my_sevens, their_sevens = (mine & _SEVENS).bit_count(), (theirs & _SEVENS).bit_count()
+    if my_sevens > 2:
+        return 1.0
+    if their_sevens > 2:
+        return -1.0
+    lead = 0.35 * (my_sevens - their_sevens) + 0.1 * (
+        (mine & _SIXES).bit_count() - (theirs & _SIXES).bit_count()
+    )
+    return -0.8 if lead < -0.8 else 0.8 if lead > 0.8 else lead
+
+
+def scopa_static(
+    masks: Sequence[int], sweeps: Sequence[int], side: int, sevens: bool = False
+) -> float:
+    """What the won cards are worth to ``side`` against the best other side."""
+    mine = masks[side]
+    my_cards, my_coins = mine.bit_count(), (mine & _COINS_MASK).bit_count()
+    my_primiera = 0 if sevens else _primiera(mine)
+    worst = float("inf")
+    for other, theirs in enumerate(masks):
+        if other == side:
+            continue
+        worth = (
+            sweeps[side]
+            - sweeps[other]
+            + (mine & _SETTEBELLO_BIT != 0)
+            - (theirs & _SETTEBELLO_BIT != 0)
+            + _category(my_cards, theirs.bit_count(), 20, 10.0)
+            + _category(my_coins, (theirs & _COINS_MASK).bit_count(), 5, 4.0)
+            + (
+                _by_sevens(mine, theirs)
+                if sevens
+                else _category(my_primiera, _primiera(theirs), 1000, 40.0)
+            )
+        )
+        worst = min(worst, worth)
+    return worst
+
+
+_INF = float("inf")
+
+
+class _Root:
+    """What both games' searches share: the root's moves, each worth searched."""
+
+    points: list[float]
+    _mine: float
+
+    def _capped(
+        self,
+        moves: Sequence[Move],
+        worth: Callable[[Move, float], float],
+        cap: float | None,
+        order: Callable[[Move], int],
+    ) -> list[float]:
+        """Each move's worth; with ``cap``, each searched with the window's floor at
+        the best so far less ``cap`` (a move below it fails low at once, which
+        saves most of its search), and worth at least the best less ``cap``."""
+        worths = [0.0] * len(moves)
+        self.points = [0.0] * len(moves)
+        best = -_INF
+        for index in sorted(range(len(moves)), key=lambda i: order(moves[i])):
+            floor = -_INF if cap is None or best == -_INF else best - cap
+            value = worth(moves[index], floor)
+            worths[index], self.points[index] = max(value, floor), self._mine
+            best = max(best, value)
+        if cap is not None:
+            worths = [max(w, best - cap) for w in worths]
+        return worths
+
+
+class ScopaSearch(_Root):
+    """Alpha-beta over one Scopa world, for the side ``side``."""
+
+    def __init__(
+        self,
+        state: ScopaState,
+        side: int,
+        evaluation: Evaluation,
+        more: Callable[[int], bool],
+        done: int = 0,
+    ) -> None:
+        rules = state.rules
+        self.rules, self.players, self.hand_size = rules, rules.players, rules.hand_size
+        self.side_of = [rules.side_of(seat) for seat in range(rules.players)]
+        self.side, self.evaluation, self.more = side, evaluation, more
+        self.hands = [list(h) for h in state.hands]
+        self.stock, self.dealt, self.dealer = state.stock, 0, state.dealer
+        self.masks = [0] * rules.sides
+        for index, pile in enumerate(state.piles):
+            for card in pile:
+                self.masks[index] |= _BIT[card]
+        self.sweeps = list(state.sweeps)
+        self.scores, self.target = state.scores, rules.target
+        self.declared = list(state.declared) if state.declared else []
+        # ``more`` is asked with ``done``, the caller's simulations so far.
+        self.done, self.nodes = done, 0
+        self.start = state
+        #: By root move, the side's own points this hand on the line found
+        #: (past the horizon, its sweeps and settebello and a share of the rest).
+        self.points: list[float] = []
+        self._mine = 0.0
+
+    def root(self, moves: Sequence[Move], depth: int, cap: float | None = None) -> list[float]:
+        """The worth of each move of the seat to play, searched ``depth`` moves deep
+        (the move itself the first); with ``cap``, a move worse than the best by
+        more than ``cap`` is worth the best less ``cap`` (see :func:`capped`)."""
+        state = self.start
+        left = sum(map(len, self.hands)) + len(self.stock)
+        table, last = state.table, state.last_capture_side
+
+        def worth(move: Move, alpha: float) -> float:
+            return self._play(
+                state.to_play, move.card, move.take, table, last, left, depth, alpha, _INF
+            )
+
+        return self._capped(moves, worth, cap, order=lambda m: -len(m.take))
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if not self.nodes % CHECK_EVERY and not self.more(self.done):
+            raise OutOfBudget
+
+    def _play(
+        self,
+        seat: int,
+        card: Card,
+        take: frozenset[Card],
+        table: tuple[Card, ...],
+        last: int | None,
+        left: int,
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """Play ``card`` taking ``take``, then search ``depth - 1`` moves on."""
+        hand = self.hands[seat]
+        at = hand.index(card)
+        del hand[at]
+        if take:
+            side = self.side_of[seat]
+            before = self.masks[side]
+            bits = _BIT[card]
+            for taken in take:
+                bits |= _BIT[taken]
+            self.masks[side] = before | bits
+            sweep = len(take) == len(table) and is_sweep(self.rules, card, table, left == 1)
+            if sweep:
+                self.sweeps[side] += 1
+            worth = self._value(
+                (seat + 1) % self.players,
+                tuple([c for c in table if c not in take]),
+                side,
+                left - 1,
+                depth - 1,
+                alpha,
+                beta,
+            )
+            self.masks[side] = before
+            if sweep:
+                self.sweeps[side] -= 1
+        else:
+            worth = self._value(
+                (seat + 1) % self.players, (*table, card), last, left - 1, depth - 1, alpha, beta
+            )
+        hand.insert(at, card)
+        return worth
+
+    def _value(
+        self,
+        seat: int,
+        table: tuple[Card, ...],
+        last: int | None,
+        left: int,
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        self._tick()
+        if not left:
+            return self._final(table, last)
+        if not self.hands[seat]:
+            return self._deal(seat, table, last, left, depth, alpha, beta)
+        if depth <= 0:
+            return self._horizon(seat, table, left)
+        maximising = self.side_of[seat] == self.side
+        best = -float("inf") if maximising else float("inf")
+        mine = 0.0
+        for card, take in self._moves(self.hands[seat], table):
+            worth = self._play(seat, card, take, table, last, left, depth, alpha, beta)
+            if maximising:
+                if worth > best:
+                    best, mine = worth, self._mine
+                    if best > alpha:
+                        alpha = best
+            elif worth < best:
+                best, mine = worth, self._mine
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        self._mine = mine
+        return best
+
+    def _moves(
+        self, hand: list[Card], table: tuple[Card, ...]
+    ) -> list[tuple[Card, frozenset[Card]]]:
+        """The seat's moves, the biggest takings first (they prune best)."""
+        moves = [(card, take) for card in list(hand) for take in choices(card, table, self.rules)]
+        moves.sort(key=lambda m: -len(m[1]))
+        return moves
+
+    def _deal(
+        self,
+        seat: int,
+        table: tuple[Card, ...],
+        last: int | None,
+        left: int,
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """Every hand is empty: the next round comes from the world's stock."""
+        players, size = self.players, self.hand_size
+        start, emptied = self.dealt, self.hands
+        self.hands = list(emptied)
+        for position in range(players):
+            receiver = (self.dealer + 1 + position) % players
+            self.hands[receiver] = list(
+                self.stock[start + position : start + players * size : players]
+            )
+        self.dealt = start + players * size
+        try:
+            return self._value(seat, table, last, left, depth, alpha, beta)
+        finally:
+            self.dealt, self.hands = start, emptied
+
+    def _horizon(self, seat: int, table: tuple[Card, ...], left: int) -> float:
+        mask = self.masks[self.side]
+        self._mine = self.sweeps[self.side] + (mask & _SETTEBELLO_BIT != 0) + 1.5
+        worth = scopa_static(self.masks, self.sweeps, self.side, self.evaluation.sevens)
+        if self.evaluation.captures and table:
+            return self._quiescence(seat, table, left, worth)
+        if not self.evaluation.sweep_risk or not table:
+            return worth
+        # The side to move sweeps the table if it can: the cost of leaving it.
+        for card in self.hands[seat]:
+            for take in choices(card, table, self.rules):
+                if len(take) == len(table) and is_sweep(self.rules, card, table, left == 1):
+                    side = self.side_of[seat]
+                    self.sweeps[side] += 1
+                    swept = scopa_static(self.masks, self.sweeps, self.side, self.evaluation.sevens)
+                    self.sweeps[side] -= 1
+                    return swept
+        return worth
+
+    def _quiescence(self, seat: int, table: tuple[Card, ...], left: int, worth: float) -> float:
+        """The side to move takes what is worth most to it (a sweep included),
+        or stands on ``worth`` if no taking beats it."""
+        side = self.side_of[seat]
+        mine = side == self.side
+        best, before, sevens = worth, self.masks[side], self.evaluation.sevens
+        for card in self.hands[seat]:
+            for take in choices(card, table, self.rules):
+                if not take:
+                    continue
+                bits = _BIT[card]
+                for taken in take:
+                    bits |= _BIT[taken]
+                self.masks[side] = before | bits
+                sweep = len(take) == len(table) and is_sweep(self.rules, card, table, left == 1)
+                self.sweeps[side] += sweep
+                after = scopa_static(self.masks, self.sweeps, self.side, sevens)
+                self.sweeps[side] -= sweep
+                if (after > best) if mine else (after < best):
+                    best = after
+        self.masks[side] = before
+        return best
+
+    def _final(self, table: tuple[Card, ...], last: int | None) -> float:
+        """The hand's end, scored by the engine's scoring."""
+        masks = list(self.masks)
+        if table and last is not None:
+            for card in table:
+                masks[last] |= _BIT[card]
+        piles = [[c for c in DECK if mask >> c & 1] for mask in masks]
+        scored = score_hand(self.rules, piles, self.sweeps, self.declared)
+        totals = [side.total for side in scored]
+        mine = totals[self.side]
+        self._mine = float(mine)
+        worth = float(mine - max(t for s, t in enumerate(totals) if s != self.side))
+        if self.evaluation.match:
+            scores = [score + total for score, total in zip(self.scores, totals, strict=True)]
+            winner = game_winner(scores, self.target)
+            if winner is not None:
+                worth += MATCH_WEIGHT if winner == self.side else -MATCH_WEIGHT
+        return worth
+
+
+class TressetteSearch(_Root):
+    """Alpha-beta over one Tressette world, for the side ``side`` (two sides)."""
+
+    def __init__(
+        self,
+        state: TressetteState,
+        side: int,
+        evaluation: Evaluation,
+        more: Callable[[int], bool],
+        done: int = 0,
+    ) -> None:
+        self.players = state.rules.players
+        self.side, self.evaluation, self.more = side, evaluation, more
+        self.hands = [list(h) for h in state.hands]
+        self.stock, self.drawn = state.stock, 0
+        self.thirds = [sum(CARD_THIRDS[c] for c in pile) for pile in state.piles]
+        self.napoletana = state.napoletana
+        self.scores, self.target = state.scores, state.rules.target
+        # ``more`` is asked with ``done``, the caller's simulations so far.
+        self.done, self.nodes = done, 0
+        self.start = state
+        self.points: list[float] = []  # by root move, as ScopaSearch.points
+        self._mine = 0.0
+
+    def root(self, moves: Sequence[Move], depth: int, cap: float | None = None) -> list[float]:
+        """As :meth:`ScopaSearch.root`."""
+        state = self.start
+        trick = list(state.trick)
+
+        def worth(move: Move, alpha: float) -> float:
+            return self._play(state.to_play, move.card, trick, state.leader, depth, alpha, _INF)
+
+        return self._capped(moves, worth, cap, order=lambda m: 0)
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if not self.nodes % CHECK_EVERY and not self.more(self.done):
+            raise OutOfBudget
+
+    def _play(
+        self,
+        seat: int,
+        card: Card,
+        trick: list[Card],
+        leader: int,
+        depth: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        hand = self.hands[seat]
+        at = hand.index(card)
+        del hand[at]
+        trick = [*trick, card]
+        try:
+            if len(trick) < self.players:
+                return self._value((seat + 1) % self.players, trick, leader, depth - 1, alpha, beta)
+            return self._finish(trick, leader, depth, alpha, beta)
+        finally:
+            hand.insert(at, card)
+
+    def _finish(
+        self, trick: list[Card], leader: int, depth: int, alpha: float, beta: float
+    ) -> float:
+        led = SUIT_OF[trick[0]]
+        best = max(
+            (i for i, c in enumerate(trick) if SUIT_OF[c] == led),
+            key=lambda i: CARD_STRENGTH[trick[i]],
+        )
+        winner = (leader + best) % self.players
+        side = winner % 2
+        won = sum(CARD_THIRDS[c] for c in trick)
+        self.thirds[side] += won
+        drawn = self.drawn
+        drawers: list[int] = []
+        if drawn < len(self.stock):
+            drawers = [winner, 1 - winner]
+            for offset, drawer in enumerate(drawers):
+                self.hands[drawer].append(self.stock[drawn + offset])
+            self.drawn = drawn + 2
+        try:
+            if not self.hands[winner]:
+                return self._final(side)
+            return self._value(winner, [], winner, depth - 1, alpha, beta)
+        finally:
+            self.thirds[side] -= won
+            for drawer in drawers:
+                self.hands[drawer].pop()
+            self.drawn = drawn
+
+    def _value(
+        self, seat: int, trick: list[Card], leader: int, depth: int, alpha: float, beta: float
+    ) -> float:
+        self._tick()
+        if depth <= 0:
+            self._mine = self.thirds[self.side] / 3 + self.napoletana[self.side]
+            return (self.thirds[self.side] - self.thirds[1 - self.side]) / 3
+        hand = self.hands[seat]
+        if trick:
+            led = SUIT_OF[trick[0]]
+            legal = [c for c in hand if SUIT_OF[c] == led] or list(hand)
+        else:
+            legal = list(hand)
+        maximising = seat % 2 == self.side
+        best = -float("inf") if maximising else float("inf")
+        mine = 0.0
+        for card in legal:
+            worth = self._play(seat, card, trick, leader, depth, alpha, beta)
+            if maximising:
+                if worth > best:
+                    best, mine = worth, self._mine
+                    alpha = max(alpha, best)
+            elif worth < best:
+                best, mine = worth, self._mine
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        self._mine = mine
+        return best
+
+    def _final(self, last_side: int) -> float:
+        totals = [self.thirds[s] // 3 + (s == last_side) + self.napoletana[s] for s in range(2)]
+        worth = float(totals[self.side] - totals[1 - self.side])
+        self._mine = float(totals[self.side])
+        if self.evaluation.match:
+            scores = [score + total for score, total in zip(self.scores, totals, strict=True)]
+            winner = game_winner(scores, self.target)
+            if winner is not None:
+                worth += MATCH_WEIGHT if winner == self.side else -MATCH_WEIGHT
+        return worth

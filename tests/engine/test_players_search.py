@@ -1,0 +1,118 @@
+"""The world search (mazzo.engine.players.search) and the PIMC baseline built on it.
+
+The search plays on its own mutable lists, so it is held to the engine: searched
+to the end of a last round, its worth of every move is the minimax of the
+engine's own ``apply`` and scoring over the same cards. The baseline, like every
+level, is legal, reproducible, and sees only the seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from benchmarks.arena import last_rounds
+from mazzo.engine import get_game
+from mazzo.engine.events import HandScored
+from mazzo.engine.players import Budget, pimc
+from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch
+from mazzo.engine.scopa import ScopaRules, ScopaState
+from mazzo.engine.scopa_rules import Variant
+from mazzo.engine.tressette import TressetteRules
+from tests.engine.players_support import SETUP_IDS, SETUPS, positions
+from tests.engine.test_players import _hidden_permuted
+
+SCOPA = get_game("scopa")
+BASELINE = pimc.player(worlds=3, depth=3)
+
+
+def _engine_minimax(state: ScopaState, side: int) -> float:
+    """The hand's margin for ``side`` with both seats at their best, by the engine."""
+    outcomes = []
+    for move in SCOPA.legal_moves(state):
+        after, events = SCOPA.apply(state, move)
+        scored = [e for e in events if isinstance(e, HandScored)]
+        if scored:
+            totals = [s.total for s in scored[0].sides]
+            outcomes.append(float(totals[side] - totals[1 - side]))
+        else:
+            outcomes.append(_engine_minimax(after, side))
+    return max(outcomes) if state.to_play % 2 == side else min(outcomes)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [ScopaRules(), ScopaRules.preset(Variant.ESCOBA), ScopaRules.preset(Variant.SCOPA_D_ASSI)],
+    ids=lambda r: r.variant.value,
+)
+def test_searched_to_the_hand_end_the_search_agrees_with_the_engine(rules: ScopaRules) -> None:
+    checked = 0
+    for state in last_rounds(rules, range(1, 30)):
+        side = state.to_play
+        legal = SCOPA.legal_moves(state)
+        search = ScopaSearch(state, side, Evaluation(), lambda _: True)
+        worths = search.root(legal, depth=8)
+        for move, worth in zip(legal, worths, strict=True):
+            after, events = SCOPA.apply(state, move)
+            assert not any(isinstance(e, HandScored) for e in events)
+            assert worth == _engine_minimax(after, side), move
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
+
+
+def test_the_search_leaves_its_world_as_it_found_it() -> None:
+    game = get_game("tressette")
+    state, _ = game.new_game(TressetteRules(players=2), seed=4)
+    legal = game.legal_moves(state)
+    search = TressetteSearch(state, 0, Evaluation(), lambda _: True)
+    hands = [list(h) for h in search.hands]
+    first = search.root(legal, depth=5)
+    assert search.hands == hands and search.drawn == 0
+    assert search.root(legal, depth=5) == first  # the same world, the same worths
+    scopa_state, _ = SCOPA.new_game(ScopaRules(), seed=4)
+    scopa = ScopaSearch(scopa_state, 0, Evaluation(sweep_risk=True), lambda _: True)
+    before = ([list(h) for h in scopa.hands], list(scopa.masks), list(scopa.sweeps))
+    scopa.root(SCOPA.legal_moves(scopa_state), depth=6)
+    assert ([list(h) for h in scopa.hands], scopa.masks, scopa.sweeps) == before
+
+
+def _ask(game: Any, state: Any, seed: int) -> Any:
+    legal = game.legal_moves(state)
+    return BASELINE(game.view(state, state.to_play), legal, Budget(1), random.Random(seed))
+
+
+#: The games the searches know (search.py): Scopa's variants and Tressette.
+SEARCHED = [
+    (setup[1:], name)
+    for setup, name in zip(SETUPS, SETUP_IDS, strict=True)
+    if setup[1] in ("scopa", "tressette")
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "rules"), [s for s, _ in SEARCHED], ids=[i for _, i in SEARCHED]
+)
+def test_the_baseline_is_legal_reproducible_and_sees_only_the_view(name: str, rules: Any) -> None:
+    game = get_game(name)
+    rng = random.Random(5)
+    hidden_moved = 0
+    for state in positions(game, rules, seed=13, every=6):
+        chosen = _ask(game, state, seed=2)
+        assert chosen.move in game.legal_moves(state)
+        assert _ask(game, state, seed=2) == chosen
+        other = _hidden_permuted(state, state.to_play, rng)
+        if (other.hands, other.stock) != (state.hands, state.stock):
+            assert _ask(game, other, seed=2) == chosen
+            hidden_moved += 1
+    assert hidden_moved >= 1
+
+
+def test_the_baseline_needs_a_world_and_a_depth() -> None:
+    with pytest.raises(ValueError, match="world"):
+        pimc.player(worlds=0)
+    with pytest.raises(ValueError, match="depth"):
+        pimc.player(depth=0)
