@@ -45,7 +45,9 @@ golden: $(INSTALLED)
 
 # The web table's test (tests/web) drives Debian's Chromium with its driver:
 # installed here when missing (as root on Debian; elsewhere run the command).
-CHROMIUM_INSTALL := apt-get update && apt-get install -y chromium chromium-driver
+# It waits for a dpkg lock another install holds (up to 10 minutes), rather than fail.
+APT_WAIT := -o DPkg::Lock::Timeout=600
+CHROMIUM_INSTALL := apt-get $(APT_WAIT) update && apt-get $(APT_WAIT) install -y chromium chromium-driver
 chromium:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 		{ echo "Chromium is missing; installing it: $(CHROMIUM_INSTALL)"; \

@@ -38,7 +38,7 @@ def test_a_new_game_from_options_as_the_catalog_writes_them() -> None:
         ({"players": 4}, Reason.INVALID_OPTION, "no option 'players'"),
         ({"variant": "briscola"}, Reason.INVALID_OPTION, "variant must be one of scopa, "),
         ({"variant": 1}, Reason.INVALID_OPTION, "variant must be one of"),
-        ({"target": "11"}, Reason.INVALID_OPTION, "target must be an integer between 1 and 1000, not '11'"),
+        ({"target": "11"}, Reason.INVALID_OPTION, "an integer between 1 and 1000, not '11'"),
         ({"target": True}, Reason.INVALID_OPTION, "target must be an integer"),
         ({"target": 0}, Reason.INVALID_OPTION, "target must be an integer between 1 and 1000"),
         ({"napola": 1}, Reason.INVALID_OPTION, "napola must be true or false, not 1"),

@@ -305,6 +305,7 @@ function render() {
   stock.textContent = view.stockSize ? String(view.stockSize) : "";
   stock.hidden = !view.stockSize;
   const before = new Set([...$("hand").children].map((c) => c.dataset.card));
+  $("hand").style.setProperty("--hand-size", String(view.hand.length));
   $("hand").replaceChildren(
     ...view.hand.map((code) => {
       const element = cardElement(code);
@@ -554,6 +555,7 @@ async function start(event) {
   setPhase("bots");
   settle(false);
   $("board").hidden = false;
+  $("welcome").hidden = true;
   $("log").replaceChildren();
   $("log-box").hidden = false;
   renderSheet(Array(game.sides).fill(0));
