@@ -42,7 +42,8 @@ class Card(int):
         if card is None:
             raise InvalidInput(
                 Reason.INVALID_CARD,
-                f"{text!r} is not a card: write rank 1..10 then suit D, C, S or B, e.g. '7D'",
+                "{text} is not a card: write rank 1..10 then suit D, C, S or B, e.g. '7D'",
+                text=repr(text),
             )
         return card
 
@@ -85,7 +86,7 @@ def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
     if len(set(cards)) != len(cards):
         twice = sorted({c for c in cards if cards.count(c) > 1})
         raise InvalidInput(
-            Reason.DUPLICATE_CARD, f"card(s) named twice: {' '.join(map(str, twice))}"
+            Reason.DUPLICATE_CARD, "card(s) named twice: {cards}", cards=format_cards(twice)
         )
     return cards
 
@@ -100,6 +101,11 @@ def check_full_deck(cards: tuple[Card, ...]) -> None:
         missing = sorted(set(DECK) - set(cards))
         raise InvalidInput(
             Reason.INVALID_DECK,
-            f"a deck must hold the 40 cards once each; got {len(cards)} cards"
-            + (f", missing {format_cards(missing)}" if missing else ""),
+            (
+                "a deck must hold the 40 cards once each; got {count} cards, missing {missing}"
+                if missing
+                else "a deck must hold the 40 cards once each; got {count} cards"
+            ),
+            count=len(cards),
+            missing=format_cards(missing),
         )

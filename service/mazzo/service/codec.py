@@ -19,7 +19,7 @@ from mazzo.engine import GAMES, Card, Game, Move, OptionSpec, Status, get_game, 
 from mazzo.engine import events as ev
 from mazzo.engine.cards import DECK, SUITS
 from mazzo.engine.errors import InvalidInput, Reason
-from mazzo.engine.faces import card_index, card_name
+from mazzo.engine.faces import card_index
 from mazzo.engine.scopa import ScopaView
 from mazzo.engine.scopa_rules import (
     DEFAULT_PLAYERS,
@@ -30,6 +30,7 @@ from mazzo.engine.scopa_rules import (
     preset_values,
 )
 from mazzo.engine.tressette import TressetteView
+from mazzo.service.i18n import card_name
 from mazzo.v1 import engine_pb2 as pb
 
 _Key = TypeVar("_Key")
@@ -75,7 +76,11 @@ class _WireOption:
             value = ""
         if value not in self.spec.allowed:
             raise InvalidInput(
-                Reason.INVALID_OPTION, f"unknown {name} value {number}", {"option": name}
+                Reason.INVALID_OPTION,
+                "unknown {name} value {number}",
+                {"option": name},
+                name=name,
+                number=number,
             )
         return value
 

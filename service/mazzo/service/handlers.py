@@ -21,7 +21,7 @@ from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import Message
 
 from mazzo.engine import GAMES, Game, IllegalMove, RuleError, game_of, get_game
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import N_, InvalidInput, Reason, Text
 from mazzo.engine.events import Event
 from mazzo.engine.game import check_seat
 from mazzo.engine.players import PLAYERS
@@ -176,7 +176,7 @@ class EngineHandlers:
             record = Record(*load_record(payload), sealed_at)
         except StateTokenError as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason).inc()
-            raise ApiError.invalid(error.reason, error.message) from error
+            raise ApiError.invalid(error.reason, error.text) from error
         except InvalidInput as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason.value).inc()
             raise ApiError.from_rule_error(error) from error
@@ -235,7 +235,9 @@ class EngineHandlers:
         asked: int = request.events_seat
         with _rule_errors():
             check_seat(asked, players)
-        _check_seat_permitted(scope, asked, "see the events of")
+        _check_seat_permitted(
+            scope, asked, N_("seat {scope}'s credential may not see the events of seat {seat}")
+        )
         return asked
 
     # -------------------------------------------------------------- RPCs
@@ -275,7 +277,9 @@ class EngineHandlers:
         return self._with_new_state(response, game, (state, game_id, 0), events)
 
     def play(self, request: pb.PlayRequest) -> pb.PlayResponse:
-        record, game, scope, move = self._requested_move(request, "play for")
+        record, game, scope, move = self._requested_move(
+            request, N_("seat {scope}'s credential may not play for seat {seat}")
+        )
         state = record.state
         seat = self._events_seat(request, scope, state.rules.players)
         try:
@@ -294,7 +298,9 @@ class EngineHandlers:
         )
 
     def validate(self, request: pb.ValidateRequest) -> pb.ValidateResponse:
-        record, game, _, move = self._requested_move(request, "validate a move for")
+        record, game, _, move = self._requested_move(
+            request, N_("seat {scope}'s credential may not validate a move for seat {seat}")
+        )
         try:
             game.resolve(record.state, move)
         except IllegalMove as error:
@@ -317,9 +323,13 @@ class EngineHandlers:
         scope = self._seat_scope(request, record)
         status = game.status(state)
         if status.seat_to_play is None:
-            raise ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, "the game is over"))
+            raise ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, N_("the game is over")))
         # The moves show the hand of the seat to play: only that seat may list them.
-        _check_seat_permitted(scope, status.seat_to_play, "list the moves of")
+        _check_seat_permitted(
+            scope,
+            status.seat_to_play,
+            N_("seat {scope}'s credential may not list the moves of seat {seat}"),
+        )
         return pb.LegalMovesResponse(
             seat=status.seat_to_play,
             moves=[codec.move_to_pb(m) for m in game.legal_moves(state)],
@@ -328,7 +338,11 @@ class EngineHandlers:
     def view(self, request: pb.ViewRequest) -> pb.ViewResponse:
         record = self._open(request.state)
         state = record.state
-        _check_seat_permitted(self._seat_scope(request, record), request.seat, "view")
+        _check_seat_permitted(
+            self._seat_scope(request, record),
+            request.seat,
+            N_("seat {scope}'s credential may not view seat {seat}"),
+        )
         with _rule_errors():
             seen = game_of(state).view(state, request.seat)
         response = pb.ViewResponse(view=codec.view_to_pb(seen))
@@ -340,13 +354,21 @@ class EngineHandlers:
         arrived = now()  # the budget counts from here: waiting for a search process too
         record = self._open(request.state)
         state = record.state
-        _check_seat_permitted(self._seat_scope(request, record), request.seat, "ask for a move of")
+        _check_seat_permitted(
+            self._seat_scope(request, record),
+            request.seat,
+            N_("seat {scope}'s credential may not ask for a move of seat {seat}"),
+        )
         game = game_of(state)
         level = request.level or DEFAULT_LEVEL
         if level not in PLAYERS:
             raise ApiError.invalid(
                 ServiceReason.INVALID_LEVEL,
-                f"no player level {level!r}; levels: {', '.join(PLAYERS)}",
+                Text(
+                    "no player level {level}; levels: {levels}",
+                    level=repr(level),
+                    levels=", ".join(PLAYERS),
+                ),
                 levels=",".join(PLAYERS),
             )
         if request.budget_ms < 0 or request.simulations < 0:
@@ -358,12 +380,14 @@ class EngineHandlers:
             seen = game.view(state, request.seat)
             to_play = game.status(state).seat_to_play
             if to_play is None:
-                raise IllegalMove(Reason.GAME_OVER, "the game is over")
+                raise IllegalMove(Reason.GAME_OVER, N_("the game is over"))
             if request.seat != to_play:
                 raise IllegalMove(
                     Reason.NOT_YOUR_TURN,
-                    f"it is seat {to_play}'s turn, not seat {request.seat}'s",
+                    "it is seat {to_play}'s turn, not seat {seat}'s",
                     {"seatToPlay": str(to_play)},
+                    to_play=to_play,
+                    seat=request.seat,
                 )
         seed = request.seed if request.HasField("seed") else self._seed_source()
         # The player gets the seat's view, never the state (docs/bots.md).
@@ -395,7 +419,7 @@ class EngineHandlers:
     ) -> tuple[Record, Any, int | None, Any]:
         """What Play and Validate share: the state opened, its game, the seat the
         credential limits the call to (or None) and the move, with the expected
-        ply and the credential's seat checked (``what``: the refusal's verb)."""
+        ply and the credential's seat checked (``what``: the refusal's template)."""
         record = self._open(request.state)
         game = game_of(record.state)
         scope = self._seat_scope(request, record)
@@ -414,12 +438,13 @@ class EngineHandlers:
             raise ApiError.from_rule_error(error) from error
 
 
-def _check_seat_permitted(scope: int | None, seat: int, what: str) -> None:
-    """A call limited to seat ``scope`` may not concern another ``seat``."""
+def _check_seat_permitted(scope: int | None, seat: int, template: str) -> None:
+    """A call limited to seat ``scope`` may not concern another ``seat``; the
+    template names what it may not do, with ``{scope}`` and ``{seat}``."""
     if scope is not None and seat != scope:
         raise denied(
             ServiceReason.SEAT_NOT_PERMITTED,
-            f"seat {scope}'s credential may not {what} seat {seat}",
+            Text(template, scope=scope, seat=seat),
             seat=str(scope),
         )
 
@@ -430,7 +455,11 @@ def _check_ply(request: pb.PlayRequest | pb.ValidateRequest, record: Record) -> 
         raise ApiError(
             grpc.StatusCode.ABORTED,
             ServiceReason.STATE_VERSION_MISMATCH,
-            f"the state is at ply {record.ply}, not {request.expected_ply}",
+            Text(
+                "the state is at ply {ply}, not {expected}",
+                ply=record.ply,
+                expected=request.expected_ply,
+            ),
             {"ply": str(record.ply)},
         )
 
