@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import N_, InvalidInput, Reason
 
 SUITS = "DCSB"
 COINS, CUPS, SWORDS, BATONS = range(4)
@@ -99,13 +99,14 @@ def check_full_deck(cards: tuple[Card, ...]) -> None:
     """A deck order must hold each of the 40 cards exactly once."""
     if len(cards) != DECK_SIZE or set(cards) != set(DECK):
         missing = sorted(set(DECK) - set(cards))
+        template = (
+            N_("a deck must hold the 40 cards once each; got {count} cards, missing {missing}")
+            if missing
+            else N_("a deck must hold the 40 cards once each; got {count} cards")
+        )
         raise InvalidInput(
             Reason.INVALID_DECK,
-            (
-                "a deck must hold the 40 cards once each; got {count} cards, missing {missing}"
-                if missing
-                else "a deck must hold the 40 cards once each; got {count} cards"
-            ),
+            template,
             count=len(cards),
             missing=format_cards(missing),
         )

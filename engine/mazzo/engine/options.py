@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, NoReturn, TypeVar
 
 from mazzo.engine.cards import Card
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import N_, InvalidInput, Reason
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -140,10 +140,10 @@ def check(rules: object) -> None:
             type(value) is not int or not declared.low <= value <= declared.high
         ):
             low, high = declared.low, declared.high
-            template = "{name} must be an integer between {low} and {high}, not {value}"
+            template = N_("{name} must be an integer between {low} and {high}, not {value}")
             refuse(name, template, low=low, high=high, value=repr(value))
         elif declared.type == "card" and value is not None and not isinstance(value, Card):
-            template = '{name} must be a card\'s code (such as "10D") or none, not {value}'
+            template = N_('{name} must be a card\'s code (such as "10D") or none, not {value}')
             refuse(name, template, value=repr(value))
 
 

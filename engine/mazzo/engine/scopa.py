@@ -452,13 +452,14 @@ def resolve(state: ScopaState, move: Move) -> Move:
         if not state.rules.compulsory_capture:  # laying it is a choice too
             choices += (Move(move.seat, move.card, _NOTHING, True),)
             texts.append(LAY_TEXT)
+        template = (
+            N_("{card} can take {takes}: say which")
+            if state.rules.compulsory_capture
+            else N_("{card} can take {takes} or be laid: say which")
+        )
         raise IllegalMove(
             Reason.CAPTURE_CHOICE_REQUIRED,
-            (
-                "{card} can take {takes}: say which"
-                if state.rules.compulsory_capture
-                else "{card} can take {takes} or be laid: say which"
-            ),
+            template,
             {"choices": ";".join(texts)},
             choices=choices,
             card=move.card,

@@ -245,13 +245,15 @@ def resolve(state: TressetteState, move: Move) -> Move:
     followers = playable(state.hands[move.seat], state.trick)
     if move.card not in followers:  # it is in the hand: the hand holds the led suit
         led = SUITS[state.trick[0].suit]
+        # Made first: a call inside the refusal's would hide its template from the extractor.
+        playable_cards = Listing(followers, N_(" or "))
         raise IllegalMove(
             Reason.MUST_FOLLOW_SUIT,
             "{led} was led and seat {seat} holds {led}: play {cards}",
             {"ledSuit": led},
             led=led,
             seat=move.seat,
-            cards=Listing(followers, N_(" or ")),
+            cards=playable_cards,
         )
     return move
 

@@ -102,17 +102,41 @@ def _p(context: str, name: str) -> tuple[str, str]:
 
 
 _RANKS = {
-    Face.ITALIAN: tuple(
-        _p("italian rank", n)
-        for n in ("ace", "two", "three", "four", "five", "six", "seven", "knave", "knight", "king")
+    Face.ITALIAN: (
+        _p("italian rank", "ace"),
+        _p("italian rank", "two"),
+        _p("italian rank", "three"),
+        _p("italian rank", "four"),
+        _p("italian rank", "five"),
+        _p("italian rank", "six"),
+        _p("italian rank", "seven"),
+        _p("italian rank", "knave"),
+        _p("italian rank", "knight"),
+        _p("italian rank", "king"),
     ),
-    Face.FRENCH: tuple(
-        _p("french rank", n)
-        for n in ("ace", "two", "three", "four", "five", "six", "seven", "jack", "queen", "king")
+    Face.FRENCH: (
+        _p("french rank", "ace"),
+        _p("french rank", "two"),
+        _p("french rank", "three"),
+        _p("french rank", "four"),
+        _p("french rank", "five"),
+        _p("french rank", "six"),
+        _p("french rank", "seven"),
+        _p("french rank", "jack"),
+        _p("french rank", "queen"),
+        _p("french rank", "king"),
     ),
-    Face.SPANISH: tuple(
-        _p("spanish rank", n)
-        for n in ("ace", "two", "three", "four", "five", "six", "seven", "jack", "knight", "king")
+    Face.SPANISH: (
+        _p("spanish rank", "ace"),
+        _p("spanish rank", "two"),
+        _p("spanish rank", "three"),
+        _p("spanish rank", "four"),
+        _p("spanish rank", "five"),
+        _p("spanish rank", "six"),
+        _p("spanish rank", "seven"),
+        _p("spanish rank", "jack"),
+        _p("spanish rank", "knight"),
+        _p("spanish rank", "king"),
     ),
 }
 _SUITS = {

@@ -347,10 +347,15 @@ def _not_opened(version: int) -> StateTokenError:
         return StateTokenError(STATE_UNRECOGNIZED, "state is not a Mazzo state token")
     opened = Listing(OPENED_FORMATS, N_(" and "))
     template = (
-        "state format version {version} is from a newer server (this server opens formats {opened})"
+        N_(
+            "state format version {version} is from a newer server"
+            " (this server opens formats {opened})"
+        )
         if version > FORMAT_VERSION
-        else "state format version {version} is no longer supported"
-        " (this server opens formats {opened})"
+        else N_(
+            "state format version {version} is no longer supported"
+            " (this server opens formats {opened})"
+        )
     )
     return StateTokenError(STATE_VERSION_UNSUPPORTED, template, version=version, opened=opened)
 
