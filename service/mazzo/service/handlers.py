@@ -25,7 +25,7 @@ from mazzo.engine.errors import N_, InvalidInput, Reason, Text
 from mazzo.engine.events import Event
 from mazzo.engine.game import check_seat
 from mazzo.engine.players import PLAYERS
-from mazzo.service import codec
+from mazzo.service import codec, i18n
 from mazzo.service.config import DEFAULT_MAX_SUGGEST_MS, Config
 from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.metrics import Metrics
@@ -308,7 +308,7 @@ class EngineHandlers:
             return pb.ValidateResponse(
                 legal=False,
                 reason=error.reason.value,
-                message=error.message,
+                message=error.text.render(i18n.gettext()),
                 choices=[codec.move_to_pb(m) for m in error.choices],
             )
         except RuleError as error:
