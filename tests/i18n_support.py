@@ -28,34 +28,39 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
-def catalog_problems(path: Path, locale: str) -> list[str]:
+def catalog_problems(
+    path: Path, locale: str, same_as_english: frozenset[tuple[str | None, str]] | None = None
+) -> list[str]:
     """Each message of ``path`` that is untranslated, left in English, fuzzy or
-    has other placeholders than its msgid."""
+    has other placeholders than its msgid (each plural form, against the singular's)."""
     with path.open("rb") as po:
         catalog = read_po(po, locale=locale)
-    allowed = SAME_AS_ENGLISH.get(locale, frozenset())
+    allowed = (
+        SAME_AS_ENGLISH.get(locale, frozenset()) if same_as_english is None else same_as_english
+    )
     problems = []
     held = set()
     for message in catalog:
         if not message.id:
             continue
-        msgid, translated, key = (
-            str(message.id),
-            str(message.string or ""),
-            (message.context, str(message.id)),
+        ids = list(message.id) if isinstance(message.id, tuple | list) else [message.id]
+        forms = (
+            list(message.string) if isinstance(message.string, tuple | list) else [message.string]
         )
+        msgid, key = str(ids[0]), (message.context, str(ids[0]))
         held.add(key)
         where = f"{path.name} [{locale}] {msgid!r}"
-        if not translated:
-            problems.append(f"{where}: no translation")
-        elif message.fuzzy:
+        if message.fuzzy:
             problems.append(f"{where}: fuzzy")
-        elif translated == msgid and has_words(msgid) and key not in allowed:
-            problems.append(f"{where}: left in English")
-        if translated and placeholders(translated) != placeholders(msgid):
-            problems.append(
-                f"{where}: placeholders {placeholders(translated)} for {placeholders(msgid)}"
-            )
+        for form in (str(f or "") for f in forms):
+            if not form:
+                problems.append(f"{where}: no translation")
+            elif form in ids and has_words(msgid) and key not in allowed:
+                problems.append(f"{where}: left in English")
+            if form and placeholders(form) != placeholders(msgid):
+                problems.append(
+                    f"{where}: placeholders {placeholders(form)} for {placeholders(msgid)}"
+                )
     problems += [f"{path.name} [{locale}]: no {key} to allow" for key in allowed - held]
     return problems
 

@@ -75,3 +75,35 @@ def test_a_refusal_renders_in_each_locale_with_its_values(locale: str) -> None:
 )
 def test_the_locale_is_negotiated_from_accept_language(header: str | None, locale: str) -> None:
     assert i18n.negotiate(header) == locale
+
+
+#: The game's own Italian words, written so in Italian (and the napola in French).
+PLAY_SAME_AS_ENGLISH = {
+    "it": frozenset(
+        (None, word)
+        for word in (
+            "settebello",
+            "primiera",
+            "napola",
+            "re bello",
+            "grande",
+            "piccola",
+            "napoletana",
+        )
+    ),
+    "fr": frozenset({(None, "napola")}),
+}
+PLAY_LOCALE_DIR = ROOT / "clients" / "python" / "src" / "mazzo_client" / "play" / "locale"
+
+
+def test_mazzo_play_words_are_translated_with_their_placeholders_in_every_locale() -> None:
+    problems = [
+        problem
+        for locale in TRANSLATED
+        for problem in catalog_problems(
+            PLAY_LOCALE_DIR / locale / "LC_MESSAGES" / "mazzo_play.po",
+            locale,
+            PLAY_SAME_AS_ENGLISH.get(locale, frozenset()),
+        )
+    ]
+    assert problems == []
