@@ -41,6 +41,7 @@ from typing import Any
 
 from benchmarks.stats import Table, machine, write_results
 from mazzo.engine import get_game
+from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.events import HandScored
 from mazzo.engine.players import PLAYERS, Budget, Player, expert, greedy, suggest
 from mazzo.engine.scopa import ScopaRules, ScopaState
@@ -83,6 +84,17 @@ SETUPS: dict[str, tuple[str, str, Callable[..., Any]]] = {
         "Tressette, 4 players",
         "tressette",
         lambda **kw: TressetteRules(players=4, **kw),
+    ),
+    "briscola2": ("Briscola, 2 players", "briscola", lambda **kw: BriscolaRules(**kw)),
+    "briscola3": (
+        "Briscola, 3 players (A against two B)",
+        "briscola",
+        lambda **kw: BriscolaRules(players=3, **kw),
+    ),
+    "briscola4": (
+        "Briscola, 4 players (pairs)",
+        "briscola",
+        lambda **kw: BriscolaRules(players=4, **kw),
     ),
 }
 
@@ -387,6 +399,7 @@ DEFAULT_ROWS = [
     "scopone:expert-greedy",
     "tressette2:expert-greedy",
     "tressette4:expert-greedy",
+    "briscola2:expert-greedy",
 ]
 
 

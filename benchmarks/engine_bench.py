@@ -33,6 +33,7 @@ def _preset(module: str, name: str, variant: str, **options: Any) -> RulesFactor
 
 SCOPA = "mazzo.engine.scopa"
 TRESSETTE = "mazzo.engine.tressette"
+BRISCOLA = "mazzo.engine.briscola"
 
 GAMES: list[tuple[str, str, RulesFactory]] = [
     ("Scopa, 2 players, to 11", "scopa", _rules(SCOPA, "ScopaRules", players=2, target=11)),
@@ -40,6 +41,8 @@ GAMES: list[tuple[str, str, RulesFactory]] = [
     ("Scopone scientifico", "scopa", _preset(SCOPA, "ScopaRules", "scopone_scientifico")),
     ("Tressette, 2 players", "tressette", _rules(TRESSETTE, "TressetteRules", players=2)),
     ("Tressette, 4 players", "tressette", _rules(TRESSETTE, "TressetteRules", players=4)),
+    ("Briscola, 2 players", "briscola", _rules(BRISCOLA, "BriscolaRules", players=2)),
+    ("Briscola, 4 players", "briscola", _rules(BRISCOLA, "BriscolaRules", players=4)),
 ]
 
 #: A game that has not ended after this many plies is a bug, not a benchmark.

@@ -3,9 +3,10 @@
 Two scenarios, each with a gRPC and a REST user class:
 
 - the realistic mix (``GrpcGame``, ``RestGame``): a user deals a 2-player
-  Scopa game to 11, then each turn asks for the legal moves, validates a
-  candidate move (one in ten illegal: a card not in hand, or a take that is
-  not a legal one, and the verdict is checked), and plays a legal move, until
+  game (Scopa to 11; ``--games`` names others, dealt in turn), then each
+  turn asks for the legal moves, validates a candidate move (one in ten
+  illegal: a card not in hand, or a take that is not a legal one, and the
+  verdict is checked), and plays a legal move, until
   the game is over; then it deals again;
 - Validate alone (``GrpcValidate``, ``RestValidate``): candidates (one in ten
   illegal) on a few mid-game states, as fast as the server answers;
@@ -81,6 +82,11 @@ def _options(parser: Any) -> None:
         help="host:port of Mazzo's gRPC server (the REST gateway is --host)",
     )
     parser.add_argument(
+        "--games",
+        default="scopa",
+        help="the games users deal, in turn, comma-separated (default scopa)",
+    )
+    parser.add_argument(
         "--p95-limit-ms",
         type=float,
         default=P95_LIMIT_MS,
@@ -111,13 +117,20 @@ def pick_candidate(legal: list[Move], rng: random.Random) -> tuple[Move, bool]:
         return rng.choice(legal), True
     seat, hand = legal[0].seat, {move.card for move in legal}
     strangers = [card for card in CARDS if card not in hand]
-    if rng.random() < 0.5:
-        return Move(seat, rng.choice(strangers), ()), False  # a card not in hand
+    if rng.random() < 0.5 or not any(move.take for move in legal):
+        # A card not in hand (the only illegal candidate where no move takes:
+        # in a trick game a take is malformed, not illegal).
+        return Move(seat, rng.choice(strangers), ()), False
     card = rng.choice(sorted(hand))
     takings = {move.take for move in legal if move.card == card}
     # Every legal taking of a card is listed: any other one is refused.
     wrong = [other for other in strangers if (other,) not in takings]
     return Move(seat, card, (rng.choice(wrong),)), False
+
+
+def dealt_games(environment: Environment) -> list[str]:
+    """The games ``--games`` names, each by its options message in NewGameRequest."""
+    return [name.strip() for name in environment.parsed_options.games.split(",") if name.strip()]
 
 
 class CallFailed(Exception):
@@ -173,6 +186,7 @@ class GrpcApi:
     transport = "grpc"
 
     def __init__(self, environment: Environment):
+        self._games = dealt_games(environment)
         self._channel = grpc.insecure_channel(environment.parsed_options.grpc_target)
         intercepted = grpc.intercept_channel(self._channel, LocustInterceptor(environment))
         self._stub = engine_pb2_grpc.EngineStub(intercepted)
@@ -191,7 +205,8 @@ class GrpcApi:
         return Position(bytes(reply.state), reply.status.seat_to_play, reply.status.game_over)
 
     def new_game(self, seed: int) -> Position:
-        request = pb.NewGameRequest(players=2, scopa=pb.ScopaOptions(), seed=seed)
+        request = pb.NewGameRequest(players=2, seed=seed)
+        getattr(request, self._games[seed % len(self._games)]).SetInParent()
         return self._position(self._call("NewGame", request))
 
     def legal_moves(self, state: bytes) -> list[Move]:
@@ -222,8 +237,9 @@ class GrpcApi:
 class RestApi:
     transport = "rest"
 
-    def __init__(self, client: Any):
+    def __init__(self, client: Any, environment: Environment):
         self._client = client
+        self._games = dealt_games(environment)
 
     def close(self) -> None:
         pass
@@ -249,7 +265,10 @@ class RestApi:
 
     def new_game(self, seed: int) -> Position:
         return self._position(
-            self._post("/v1/games", {"players": 2, "scopa": {}, "seed": str(seed)})
+            self._post(
+                "/v1/games",
+                {"players": 2, self._games[seed % len(self._games)]: {}, "seed": str(seed)},
+            )
         )
 
     def legal_moves(self, state: bytes) -> list[Move]:
@@ -390,7 +409,8 @@ class RestUser(FastHttpUser):
     scenario: ScenarioFactory
 
     def on_start(self) -> None:
-        self.running = type(self).scenario(RestApi(self.client), self.environment, random.Random())
+        api = RestApi(self.client, self.environment)
+        self.running = type(self).scenario(api, self.environment, random.Random())
 
     @task
     def step(self) -> None:

@@ -261,6 +261,7 @@ def run_locust(
         str(prefix),
         "--only-summary",
         *(["--p95-limit-ms", str(args.p95_limit_ms)] if args.p95_limit_ms is not None else []),
+        *(["--games", args.games] if args.games else []),
         *(_processes_options(args.processes) if args.processes > 1 else []),
         *classes,
     ]
@@ -337,6 +338,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--p95-limit-ms", type=float, default=None, help="default: the locustfile's"
+    )
+    parser.add_argument(
+        "--games", default=None, help="games the users deal in turn, e.g. scopa,briscola"
     )
     parser.add_argument("--results", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)

@@ -112,7 +112,7 @@ def _game_starts() -> list[str]:
 
 def test_readme_starts_every_game_and_variant_as_shown(handlers: EngineHandlers) -> None:
     bodies = _game_starts()
-    assert len(bodies) == 10
+    assert len(bodies) == 11
     variants = {pb.ScopaVariant.Name(v) for v in pb.ScopaVariant.values()} - {
         "SCOPA_VARIANT_UNSPECIFIED",
         "SCOPA_VARIANT_SCOPA",

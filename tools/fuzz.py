@@ -61,6 +61,9 @@ from tools.fuzz_grammar import (
     damaged_token,
 )
 
+#: Every game of the contract, by its options message's field in NewGameRequest.
+GAME_NAMES = tuple(f.name for f in pb.NewGameRequest.DESCRIPTOR.oneofs_by_name["game"].fields)
+
 HOST = "127.0.0.1"
 #: The served Mazzo's settings: Suggest thinks briefly (the fuzzer looks for wrong
 #: answers, not good moves), and the request limit is the grammar's.
@@ -99,7 +102,7 @@ def _valid_body(rng: random.Random, path: str, token: bytes) -> dict[str, Any]:
     state = base64.b64encode(token).decode()
     move = {"seat": rng.randrange(-1, 5), "card": rng.choice(CARDS), "take": []}
     if path == "/v1/games":
-        game = rng.choice(({"scopa": {}}, {"tressette": {}}, {"scopa": {"variant": "X"}}))
+        game = rng.choice([*({name: {}} for name in GAME_NAMES), {"scopa": {"variant": "X"}}])
         return {"players": rng.choice((2, 3, 4, 5, 6)), **game, "seed": str(rng.randrange(9))}
     if path == "/v1/games:view":
         return {"state": state, "seat": rng.randrange(-1, 5)}
@@ -240,11 +243,10 @@ def _valid_message(rng: random.Random, method: str, token: bytes) -> Any:
         return pb.GetCatalogRequest()
     if method == "NewGame":
         request = pb.NewGameRequest(players=rng.randrange(-1, 8), seed=rng.randrange(2**64))
-        if rng.random() < 0.5:
-            request.scopa.target = rng.randrange(-5, 2000)
-            request.scopa.variant = rng.randrange(-1, 12)
-        else:
-            request.tressette.target = rng.randrange(-5, 2000)
+        options = getattr(request, rng.choice(GAME_NAMES))
+        options.target = rng.randrange(-5, 2000)  # every game's options have a target
+        if "variant" in options.DESCRIPTOR.fields_by_name:  # an enum out of its range too
+            options.variant = rng.randrange(-1, 12)
         return request
     if method == "View":
         return pb.ViewRequest(state=state, seat=rng.randrange(-2, 8))
@@ -372,8 +374,10 @@ def tokens_from(channel: grpc.Channel) -> list[bytes]:
         response_deserializer=pb.PlayResponse.FromString,
     )
     tokens = []
-    for options in ({"scopa": pb.ScopaOptions()}, {"tressette": pb.TressetteOptions()}):
-        game = new_game(pb.NewGameRequest(players=2, seed=7, **options), timeout=30)
+    for name in GAME_NAMES:
+        request = pb.NewGameRequest(players=2, seed=7)
+        getattr(request, name).SetInParent()
+        game = new_game(request, timeout=30)
         moves = legal(pb.LegalMovesRequest(state=game.state), timeout=30)
         played = play(pb.PlayRequest(state=game.state, move=moves.moves[0]), timeout=30)
         tokens += [game.state, played.state]

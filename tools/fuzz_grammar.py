@@ -179,7 +179,8 @@ class JsonGrammar:
         rng = self.rng
         depth = rng.choice(DEPTHS)
         opening, closing = rng.choice(
-            (("[", "]"), ('{"x":', "}"), ('{"move":', "}"), ('[{"a":', "}]"), ('{"scopa":', "}"))
+            (("[", "]"), ('{"x":', "}"), ('{"move":', "}"), ('[{"a":', "}]"), ('{"scopa":', "}"),
+             ('{"briscola":', "}"))
         )
         inner = rng.choice(("", "1", "null", '"x"', "{}", "[]")) if opening == "[" else "1"
         return opening * depth + inner + closing * depth
@@ -239,8 +240,9 @@ class JsonGrammar:
 
 
 FIELD_NAMES = ("state", "move", "seat", "card", "take", "players", "scopa", "tressette",
-               "seed", "decks", "target", "variant", "firstDealer", "first_dealer", "napola",
-               "deal", "x", "", "@type", "[mazzo.v1.x]", "budgetMs", "level")  # fmt: skip
+               "briscola", "seed", "decks", "target", "variant", "firstDealer", "first_dealer",
+               "napola", "removedTwo", "deal", "x", "", "@type", "[mazzo.v1.x]", "budgetMs",
+               "level")  # fmt: skip
 
 
 def damaged_token(rng: random.Random, token: bytes) -> bytes:

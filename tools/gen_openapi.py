@@ -400,7 +400,7 @@ def operations(contract: Contract) -> dict[str, Any]:
 
 DESCRIPTION = (
     "Mazzo is a stateless rules engine for Italian card games (Scopa and its variants,"
-    " Tressette). The caller keeps the game as an opaque sealed token (`state`); every"
+    " Tressette, Briscola). The caller keeps the game as an opaque sealed token (`state`); every"
     " call carries it, and Mazzo checks and applies the move and returns the new token,"
     " the events and a public summary. This is the REST gateway of the gRPC service"
     f" `{PACKAGE}.{SERVICE}`, in the proto3 JSON mapping: lowerCamelCase names, every"

@@ -57,8 +57,7 @@ def replayed_scores(target: str, record_path: Path) -> list[int]:
         game = request.WhichOneof("game")
         started = mazzo.new_game(
             request.players,
-            scopa=request.scopa if game == "scopa" else None,
-            tressette=request.tressette if game == "tressette" else None,
+            options=getattr(request, game) if game else None,
             seed=request.seed,
         )
         credentials = {c.seat: c.credential for c in started.seat_credentials}

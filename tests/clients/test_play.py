@@ -47,6 +47,9 @@ GAMES = {
     "re-bello": ("--variant", "re-bello", "--napola"),
     "tressette-2": ("--game", "tressette", "--players", "2", "--napoletana"),
     "tressette-4": ("--game", "tressette", "--players", "4"),
+    "briscola-2": ("--game", "briscola", "--players", "2", "--face", "french"),
+    "briscola-3": ("--game", "briscola", "--players", "3"),
+    "briscola-4": ("--game", "briscola", "--players", "4"),
 }
 # Lean: a target of 1 ends a game after its first hand (or a few), and the
 # expert thinks through at most a few simulated deals a move.
@@ -386,7 +389,8 @@ def test_escoba_offers_to_lay_a_card_that_could_take(server: Served) -> None:
         (("--variant", "briscola"), "no variant 'briscola'"),
         (("--game", "poker"), "no game 'poker'"),
         (("--variant", "cirulla", "--players", "6"), "Scopa is played by 2, 3, 4, not 6"),
-        (("--game", "tressette", "--face", "french"), "Tressette takes no --variant, --face"),
+        (("--game", "tressette", "--face", "french"), "Tressette takes no --face"),
+        (("--game", "briscola", "--napola"), "Briscola takes no --napola"),
         (("--players", "4", "--bots", "expert,greedy"), "one for each of the 3 other seats"),
         (("--bots", "genius"), "--bots takes levels among random, greedy, expert"),
         (("--seat", "2"), "--seat is from 0 to 1"),
@@ -409,7 +413,8 @@ def test_the_list_names_every_game_variant_face_and_level(server: Served) -> Non
         "--variant escoba",
         "--variant scopone-scientifico",
         "--variant cirulla",
-        "Deck faces (--face, Scopa): french, italian, spanish",
+        "  briscola   Briscola, 2, 3, 4 players",
+        "Deck faces (--face): french, italian, spanish",
         "Bot levels (--bots): random, greedy, expert",
     ):
         assert said in run.out

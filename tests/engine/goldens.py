@@ -77,8 +77,8 @@ def _scopa(variant: Variant, players: int) -> Setup:
     return Setup(f"{variant.value}-{players}p", "scopa", players, options, shows)
 
 
-#: Every Scopa variant at each player count it is played by, the napola, and
-#: Tressette for 2 and 4, with and without the napoletana.
+#: Every Scopa variant at each player count it is played by, the napola,
+#: Tressette for 2 and 4, with and without the napoletana, and Briscola for 2, 3, 4.
 SETUPS: tuple[Setup, ...] = (
     *(_scopa(variant, n) for variant, counts in VARIANT_PLAYERS.items() for n in counts),
     Setup("scopa-napola-2p", "scopa", 2, {"napola": True}, frozenset(["score:napola"])),
@@ -93,6 +93,7 @@ SETUPS: tuple[Setup, ...] = (
         )
         for n in (2, 4)
     ),
+    *(Setup(f"briscola-{n}p", "briscola", n, {"target": 2}) for n in (2, 3, 4)),
 )
 
 

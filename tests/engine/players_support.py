@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mazzo.engine import Game, get_game
+from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.tressette import TressetteRules
@@ -22,6 +23,7 @@ SETUPS: list[tuple[str, str, Any]] = [
     ("escoba-4p", "scopa", ScopaRules.preset(Variant.ESCOBA, players=4)),
     ("tressette-2p", "tressette", TressetteRules(players=2, napoletana=True)),
     ("tressette-4p", "tressette", TressetteRules(players=4, napoletana=True)),
+    *((f"briscola-{n}p", "briscola", BriscolaRules(players=n)) for n in (2, 3, 4)),
 ]
 SETUP_IDS = [setup[0] for setup in SETUPS]
 

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mazzo.engine import Game, Move, get_game
+from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.events import (
     Capture,
     CardDrawn,
@@ -31,18 +32,24 @@ from mazzo.engine.events import (
     NapoletanaDeclared,
     TrickWon,
 )
-from mazzo.engine.players import determinize, fast_scopa, fast_tressette
+from mazzo.engine.players import fast_briscola, fast_scopa, fast_tressette
 from mazzo.engine.players.base import Trace
-from mazzo.engine.players.voids import shown_voids
+from mazzo.engine.players.games import bots_of
 from mazzo.engine.scopa_rules import ScopaRules
 from mazzo.engine.tressette import TressetteRules
 from tests.engine.options_support import catalog_rules
 
-SCOPA, TRESSETTE = get_game("scopa"), get_game("tressette")
+SCOPA, TRESSETTE, BRISCOLA = get_game("scopa"), get_game("tressette"), get_game("briscola")
+PLAY_OUTS = {
+    "scopa": fast_scopa.play_out,
+    "tressette": fast_tressette.play_out,
+    "briscola": fast_briscola.play_out,
+}
 #: The kinds of event each fast path works out, and so claims.
 CLAIMS: dict[str, tuple[type[Event], ...]] = {
     "scopa": (Capture, Deal, CardsDealt, LeftoversTaken, HandScored),
     "tressette": (TrickWon, CardDrawn, NapoletanaDeclared, HandScored),
+    "briscola": (TrickWon, CardDrawn, HandScored),
 }
 #: How often the simulated players play at random: never, as the expert, always.
 EXPLORE = st.sampled_from([0.0, 0.1, 1.0])
@@ -81,12 +88,8 @@ def engine_events(game: Game, state: Any, moves: list[Move]) -> list[Event]:
 def check_play_out(game: Game, rules: Any, seed: int, plies: int, explore: float) -> None:
     state, rng = position(game, rules, seed, plies)
     seen = game.view(state, state.to_play)
-    if game is SCOPA:
-        simulated = determinize.scopa_state(seen, rng)
-        play_out = fast_scopa.play_out
-    else:
-        simulated = determinize.tressette_state(seen, rng, shown_voids(seen))
-        play_out = fast_tressette.play_out
+    simulated = bots_of(game.name).simulator(seen)(rng)
+    play_out = PLAY_OUTS[game.name]
     move = rng.choice(game.legal_moves(simulated))
     trace = Trace()
     totals = play_out(simulated, move, random.Random(seed), explore, trace)
@@ -95,7 +98,9 @@ def check_play_out(game: Game, rules: Any, seed: int, plies: int, explore: float
     assert trace.events == [e for e in told if type(e) in CLAIMS[game.name]]
     scored = told[-1]
     assert isinstance(scored, HandScored)
-    assert totals == tuple(side.total for side in scored.sides)
+    # Briscola's play-out counts card points: the hand's winner follows from them.
+    points = "card_points" if game is BRISCOLA else "total"
+    assert totals == tuple(getattr(side, points) for side in scored.sides)
 
 
 @settings(max_examples=250, derandomize=True)
@@ -112,3 +117,11 @@ def test_tressette_play_outs_follow_win_draw_declare_and_score_as_the_engine(
     rules: TressetteRules, seed: int, plies: int, explore: float
 ) -> None:
     check_play_out(TRESSETTE, rules, seed, plies, explore)
+
+
+@settings(max_examples=200, derandomize=True)
+@given(rules=catalog_rules(BRISCOLA), seed=SEEDS, plies=PLIES, explore=EXPLORE)
+def test_briscola_play_outs_take_with_trumps_draw_and_count_as_the_engine(
+    rules: BriscolaRules, seed: int, plies: int, explore: float
+) -> None:
+    check_play_out(BRISCOLA, rules, seed, plies, explore)

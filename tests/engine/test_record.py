@@ -173,7 +173,7 @@ def _mutated(**changes: Any) -> dict[str, Any]:
         ({"format": None}, "not a game record", None),
         ({"seeds": 3}, "has no field 'seeds'", None),
         ({"moves": None}, "the record has no 'moves'", None),
-        ({"game": "briscola"}, "game: no game 'briscola'", Reason.INVALID_GAME),
+        ({"game": "poker"}, "game: no game 'poker'", Reason.INVALID_GAME),
         ({"game": 7}, "game must be text", None),
         ({"players": "2"}, "players must be an integer", None),
         ({"players": 5}, "options: Scopa is played by 2, 3, 4 or 6", Reason.INVALID_PLAYERS),

@@ -161,16 +161,19 @@ def test_a_grpc_message_of_exactly_the_limit_is_served_one_byte_more_is_refused(
 
 def _sealed_out_of_range(stack: Stack, game: str) -> bytes:
     """An authentic token (sealed with the server's key) whose score cannot be reached."""
-    options = (
-        {"scopa": pb.ScopaOptions()} if game == "scopa" else {"tressette": pb.TressetteOptions()}
-    )
+    messages = {
+        "scopa": pb.ScopaOptions(),
+        "tressette": pb.TressetteOptions(),
+        "briscola": pb.BriscolaOptions(),
+    }
+    options = {game: messages[game]}
     token = stack.handlers.new_game(pb.NewGameRequest(players=2, seed=4, **options)).state
     sealer = StateSealer(list(KEYS))
     state, game_id, ply = load_record(sealer.open(token))
     return sealer.seal(dump_record(state._replace(scores=(2**31, 0)), game_id, ply))
 
 
-@pytest.mark.parametrize("game", ["scopa", "tressette"])
+@pytest.mark.parametrize("game", ["scopa", "tressette", "briscola"])
 def test_an_authentic_state_with_a_score_out_of_range_is_state_corrupt_on_both_transports(
     edge_stack: Stack, channel: grpc.Channel, game: str
 ) -> None:

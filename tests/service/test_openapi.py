@@ -153,8 +153,9 @@ def _call(port: int, operation_id: str, path: str, body: Any) -> Any:
         {"players": 2, "scopa": {}, "seed": "3"},
         {"players": 4, "scopa": {"variant": "SCOPA_VARIANT_CIRULLA"}, "seed": "5"},
         {"players": 2, "tressette": {"napoletana": True}, "seed": "8"},
+        {"players": 3, "briscola": {"target": 1}, "seed": "9"},
     ],
-    ids=["scopa", "cirulla", "tressette"],
+    ids=["scopa", "cirulla", "tressette", "briscola"],
 )
 def test_every_answer_of_whole_games_matches_the_document(
     rest_port: int, new_game: dict[str, Any]
@@ -165,7 +166,7 @@ def test_every_answer_of_whole_games_matches_the_document(
     while not game["status"]["gameOver"]:
         for seat in range(players):
             view = _call(rest_port, "View", "/v1/games:view", {"state": state, "seat": seat})
-            assert set(view.json()["view"]) & {"scopa", "tressette"} == {name}
+            assert set(view.json()["view"]) & {"scopa", "tressette", "briscola"} == {name}
         legal = _call(rest_port, "LegalMoves", "/v1/games:legalMoves", {"state": state}).json()
         move = choose(legal["moves"])
         _call(rest_port, "Validate", "/v1/games:validate", {"state": state, "move": move})

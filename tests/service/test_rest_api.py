@@ -111,7 +111,7 @@ def test_catalog(rest_port: int, stub: engine_pb2_grpc.EngineStub) -> None:
     assert reply.status == 200
     body = reply.json()
     assert set(body) == {"games"}
-    assert [g["name"] for g in body["games"]] == ["scopa", "tressette"]
+    assert [g["name"] for g in body["games"]] == ["scopa", "tressette", "briscola"]
     scopa = body["games"][0]
     assert scopa["playerCounts"] == [2, 3, 4, 6]
     options = {o["name"]: o for o in scopa["options"]}

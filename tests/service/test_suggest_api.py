@@ -37,6 +37,8 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("escoba", {"players": 2, "scopa": pb.ScopaOptions(variant=pb.SCOPA_VARIANT_ESCOBA)}),
     ("tressette-2", {"players": 2, "tressette": pb.TressetteOptions(napoletana=True)}),
     ("tressette-4", {"players": 4, "tressette": pb.TressetteOptions()}),
+    ("briscola-2", {"players": 2, "briscola": pb.BriscolaOptions()}),
+    ("briscola-3", {"players": 3, "briscola": pb.BriscolaOptions()}),
 ]
 LEVELS = ("random", "greedy", "expert")
 

@@ -25,6 +25,8 @@ GAMES = {
     "scopa-4": {"players": 4, "scopa": {"target": 1}},
     "tressette-2": {"players": 2, "tressette": {"target": 1}},
     "tressette-4": {"players": 4, "tressette": {"target": 1}},
+    "briscola-2": {"players": 2, "briscola": {"target": 1}},
+    "briscola-4": {"players": 4, "briscola": {"target": 1}},
 }
 TRANSPORTS = ("grpc", "rest")
 CARD = re.compile(r"(10|[1-9])[DCSB]")
@@ -196,7 +198,7 @@ def _check_answer(seat: int, answer: dict[str, Any], seen: list[dict[str, Any]])
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-@pytest.mark.parametrize("game", ["scopa", "tressette"])
+@pytest.mark.parametrize("game", ["scopa", "tressette", "briscola"])
 def test_scoped_answers_carry_no_hidden_card_of_another_seat(
     apis: dict[str, Api], transport: str, game: str
 ) -> None:

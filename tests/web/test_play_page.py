@@ -252,6 +252,9 @@ EVERY_VARIANT = [
     ("scopa", "SCOPA_VARIANT_RE_BELLO", 2),
     ("tressette", "", 2),
     ("tressette", "", 4),
+    ("briscola", "", 2),
+    ("briscola", "", 3),
+    ("briscola", "", 4),
 ]
 LEVELS = ("random", "greedy", "expert")
 

@@ -38,9 +38,9 @@ async function playToTheEnd(state: Uint8Array): Promise<{ last: PlayResponse; pl
   }
 }
 
-test("the catalog lists both games", async () => {
+test("the catalog lists every game", async () => {
   const games = (await mazzo.catalog()).games.map((game) => game.name);
-  assert.ok(games.includes("scopa") && games.includes("tressette"), games.join());
+  assert.deepEqual(games, ["scopa", "tressette", "briscola"]);
 });
 
 test("a Scopa game plays to its end and refuses moves after it", async () => {
@@ -68,6 +68,18 @@ test("a Tressette game plays to its end", async () => {
   const { last, plies } = await playToTheEnd(game.state);
   assert.equal(last.status?.game, "tressette");
   assert.ok(plies >= 40, `only ${plies} plies`);
+});
+
+test("a Briscola game plays to its end, its view with the trumps", async () => {
+  const game = await mazzo.newGame({ players: 2, game: { case: "briscola", value: { target: 1 } } });
+  const turned = game.events.find((event) => event.kind.case === "trumpTurnedUp");
+  assert.ok(turned);
+  const view = await mazzo.view(game.state, 0);
+  assert.equal(view.view?.game.case, "briscola");
+  assert.equal(view.view?.stockSize, 34);
+  const { last, plies } = await playToTheEnd(game.state);
+  assert.equal(last.status?.game, "briscola");
+  assert.ok(plies >= 40 && plies % 40 === 0, `${plies} plies`); // a tied hand deals again
 });
 
 test("a move out of turn is a MazzoError with the reason and its metadata", async () => {

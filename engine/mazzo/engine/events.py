@@ -194,10 +194,29 @@ class TrickWon(Event, _TrickWonFields):
 class _CardDrawnFields(NamedTuple):
     seat: int
     card: Card
+    #: Seen by the drawer alone (Briscola's stock); else by everyone (Tressette's
+    #: draws, Briscola's turn-up).
+    private: bool = False
 
 
 class CardDrawn(Event, _CardDrawnFields):
-    """Tressette for two: a card drawn from the stock, shown to the opponent."""
+    """A card drawn from the stock: in Tressette for two shown to the opponent, in
+    Briscola to the drawer alone but for the turn-up, drawn last, shown to all."""
+
+    __slots__ = ()
+
+    @property
+    def visible_to(self) -> int | None:
+        return self.seat if self.private else None
+
+
+class _TrumpTurnedUpFields(NamedTuple):
+    card: Card
+
+
+class TrumpTurnedUp(Event, _TrumpTurnedUpFields):
+    """Briscola: the card turned up after the deal, face up under the stock; its
+    suit is trumps for the hand."""
 
     __slots__ = ()
 
@@ -230,9 +249,18 @@ class TressetteSideScore(NamedTuple):
         return self.card_points + self.last_trick_point + self.napoletana
 
 
+class BriscolaSideScore(NamedTuple):
+    """One side's card points for one hand of Briscola; ``total`` is 1 for the hand's
+    winner (the target counts hands), 0 for the others and for everyone in a tie."""
+
+    side: int
+    card_points: int
+    total: int
+
+
 class _HandScoredFields(NamedTuple):
     hand_number: int
-    sides: tuple[SideScore, ...] | tuple[TressetteSideScore, ...]
+    sides: tuple[SideScore, ...] | tuple[TressetteSideScore, ...] | tuple[BriscolaSideScore, ...]
     scores: tuple[int, ...]
 
 

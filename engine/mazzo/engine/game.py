@@ -131,6 +131,11 @@ class Game:
     #: the rules type takes them (``ScopaRules.preset``, ``TressetteRules``):
     #: :meth:`rules_from` checks the catalog's values and calls it.
     make_rules: Callable[..., Any]
+    #: The module of the game's hooks for the players (its ``BOTS``, a
+    #: :class:`mazzo.engine.players.games.GameBots`): how to deal a simulation from
+    #: a view, the fast play-out, the greedy player's rules of thumb. Named, not
+    #: imported: the players import the game modules.
+    bots: str = ""
 
     def rules_from(self, options: Mapping[str, object], players: int | None = None) -> Any:
         """The rules that ``options`` name, each option as the catalog writes it

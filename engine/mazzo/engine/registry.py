@@ -8,17 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from mazzo.engine.briscola import BRISCOLA, BriscolaState
 from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.game import Game
 from mazzo.engine.scopa import SCOPA, ScopaState
 from mazzo.engine.tressette import TRESSETTE, TressetteState
 
-GAMES: dict[str, Game] = {SCOPA.name: SCOPA, TRESSETTE.name: TRESSETTE}
+GAMES: dict[str, Game] = {game.name: game for game in (SCOPA, TRESSETTE, BRISCOLA)}
 
 # The tag is the first byte of every state: never reuse or renumber one.
 _STATE_TYPES: dict[type, tuple[int, Game]] = {
     ScopaState: (1, SCOPA),
     TressetteState: (2, TRESSETTE),
+    BriscolaState: (3, BRISCOLA),
 }
 _TAGS: dict[int, Game] = {tag: game for tag, game in _STATE_TYPES.values()}
 

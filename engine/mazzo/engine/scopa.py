@@ -152,6 +152,11 @@ class ScopaView:
     last_capture_side: int | None = None
     declared: tuple[int, ...] = ()
 
+    @property
+    def face_up(self) -> tuple[Card, ...]:
+        """The cards every seat sees outside the piles and the known hands: the table."""
+        return self.table
+
 
 # ---------------------------------------------------------------- starting
 
@@ -888,4 +893,5 @@ SCOPA = Game(
     encode=encode,
     decode=decode,
     make_rules=ScopaRules.preset,
+    bots="mazzo.engine.players.fast_scopa",
 )

@@ -45,6 +45,7 @@ from mazzo.engine.game import (
     status_of,
 )
 from mazzo.engine.options import number, switch
+from mazzo.engine.scopa_rules import Face
 
 PLAYER_COUNTS = (2, 4)
 HAND_SIZE = 10
@@ -151,6 +152,16 @@ class TressetteView:
     rules: TressetteRules | None = None
     napoletana_suits: tuple[int, ...] = ()
     napoletana: tuple[int, ...] = ()
+
+    @property
+    def face_up(self) -> tuple[Card, ...]:
+        """The cards every seat sees outside the piles and the known hands: the trick."""
+        return self.trick
+
+    @property
+    def face(self) -> Face:
+        """Tressette's cards are named as the Italian deck names them."""
+        return Face.ITALIAN
 
 
 # ---------------------------------------------------------------- starting
@@ -598,4 +609,5 @@ TRESSETTE = Game(
     encode=encode,
     decode=decode,
     make_rules=TressetteRules,
+    bots="mazzo.engine.players.fast_tressette",
 )

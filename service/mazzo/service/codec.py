@@ -8,7 +8,7 @@ with the engine's own reasons).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -17,19 +17,10 @@ from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
 from mazzo.engine import GAMES, Card, Game, Move, OptionSpec, Status, get_game, parse_cards
 from mazzo.engine import events as ev
-from mazzo.engine.cards import DECK, SUITS
-from mazzo.engine.errors import InvalidInput, Reason
-from mazzo.engine.faces import card_index
-from mazzo.engine.scopa import ScopaView
-from mazzo.engine.scopa_rules import (
-    DEFAULT_PLAYERS,
-    TITLES,
-    VARIANT_PLAYERS,
-    Face,
-    Variant,
-    preset_values,
-)
-from mazzo.engine.tressette import TressetteView
+from mazzo.engine.cards import DECK
+from mazzo.engine.errors import N_, InvalidInput, Listing, Reason
+from mazzo.service.games import CODECS, GameCodec
+from mazzo.service.games.base import NAME_OF_CARD, card_names, face_text, name_of
 from mazzo.service.i18n import card_name
 from mazzo.v1 import engine_pb2 as pb
 
@@ -118,15 +109,14 @@ def _wire_options(game: Game) -> dict[str, _WireOption]:
 _GAME_OPTIONS: dict[str, dict[str, _WireOption]] = {
     name: _wire_options(game) for name, game in GAMES.items()
 }
-_SCOPA_OPTIONS = _GAME_OPTIONS["scopa"]
-#: The cards' faces: Scopa's option, and every game's views (View.face, the same enum).
-_FACE = _SCOPA_OPTIONS["face"]
+#: Every game of the registry has its codec hooks (mazzo.service.games).
+_CODECS: dict[str, GameCodec] = {name: CODECS[name] for name in GAMES}
 
 
 #: Every card by its canonical name, and every name by card: the hot paths'
 #: look-ups (anything else, lower case or an error, goes the long way).
 _CARD_OF_NAME: dict[str, Card] = {str(c): c for c in DECK}
-_NAME_OF_CARD: dict[Card, str] = {c: name for name, c in _CARD_OF_NAME.items()}
+_NAME_OF_CARD: dict[Card, str] = NAME_OF_CARD
 _NO_CARDS: frozenset[Card] = frozenset()
 
 #: Engine values are named tuples: tuple.__new__ makes one without the Python-level
@@ -147,12 +137,7 @@ _TAKE_OF_ONE: dict[str, frozenset[Card]] = {
 }
 
 
-#: A card's name, as a function map() can call without a Python frame.
-_name_of = _NAME_OF_CARD.__getitem__
-
-
-def card_names(cards: Iterable[Card]) -> list[str]:
-    return list(map(_name_of, cards))
+_name_of = name_of
 
 
 # ---------------------------------------------------------------- caches
@@ -178,9 +163,11 @@ def rules_from_request(request: pb.NewGameRequest) -> tuple[str, Any]:
     defaults (Scopa: the variant's preset)."""
     name = request.WhichOneof("game")
     if name is None:
+        examples = Listing((f'{{"{game}": {{}}}}' for game in GAMES), N_(" or "))
         raise InvalidInput(
             Reason.INVALID_GAME,
-            'name the game by its options message, e.g. {"scopa": {}} or {"tressette": {}}',
+            "name the game by its options message, e.g. {examples}",
+            examples=examples,
         )
     message = getattr(request, name)
     options: dict[str, Any] = {}
@@ -295,45 +282,30 @@ def _write_status_fields(message: pb.Status, status: Status) -> None:
         message.game_over = True
 
 
-def _piles_to_pb(
-    piles: Sequence[Sequence[Card]], sweeps: Sequence[int] | None = None
-) -> list[pb.Pile]:
-    return [
-        pb.Pile(side=side, cards=card_names(pile), sweeps=sweeps[side] if sweeps else 0)
-        for side, pile in enumerate(piles)
-    ]
-
-
-def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
-    face = view.face if isinstance(view, ScopaView) else Face.ITALIAN
+def view_to_pb(view: Any) -> pb.View:
+    """Any game's view: the common fields here, the game's own by its hooks."""
+    face = view.face
     message = pb.View(
         seat=view.seat,
         side=view.side,
         hand=card_names(view.hand),
         hand_sizes=view.hand_sizes,
         stock_size=view.stock_size,
-        face=_FACE.text(face),
+        face=face_text(face),
     )
     write_status(message.status, view.status)
+    message.piles.extend(
+        pb.Pile(side=side, cards=card_names(pile)) for side, pile in enumerate(view.piles)
+    )
     # Each game's own fields go in its message of the oneof `game`, present
     # even when they are all empty: it names the game.
-    if isinstance(view, ScopaView):
-        scopa = message.scopa
-        scopa.SetInParent()
-        scopa.table.extend(card_names(view.table))
-        message.piles.extend(_piles_to_pb(view.piles, view.sweeps))
-    else:
-        tressette = message.tressette
-        tressette.SetInParent()
-        tressette.trick.extend(card_names(view.trick))
-        tressette.leader = view.leader
-        message.piles.extend(_piles_to_pb(view.piles))
+    _CODECS[view.status.game].write_view(message, view)
     message.known.extend(
         pb.KnownCards(seat=seat, cards=card_names(cards))
         for seat, cards in enumerate(view.known)
         if seat != view.seat and cards
     )
-    shown = {*view.hand, *getattr(view, "table", ()), *getattr(view, "trick", ())}
+    shown = {*view.hand, *view.face_up}
     shown.update(c for pile in view.piles for c in pile)
     shown.update(c for cards in view.known for c in cards)
     message.card_names.update({str(c): card_name(c, face) for c in sorted(shown)})
@@ -343,12 +315,15 @@ def view_to_pb(view: ScopaView | TressetteView) -> pb.View:
 #: By kind of engine score: the SideScore field of the game's own message, and
 #: the names of its fields (the engine's fields after `side`, named as the wire does).
 _SCORE_DETAILS: dict[type, tuple[str, tuple[str, ...]]] = {
-    ev.SideScore: ("scopa", ev.SideScore._fields[1:]),
-    ev.TressetteSideScore: ("tressette", ev.TressetteSideScore._fields[1:]),
+    codec.score_type: (
+        codec.name,
+        codec.score_fields or codec.score_type._fields[1:],  # type: ignore[attr-defined]
+    )
+    for codec in _CODECS.values()
 }
 
 
-def _write_side_score(out: pb.SideScore, score: ev.SideScore | ev.TressetteSideScore) -> None:
+def _write_side_score(out: pb.SideScore, score: Any) -> None:
     # A zero is left unset (proto3 writes none), which spares most of the fields'
     # look-ups; the game's message is made present even when all its fields are zero.
     game, names = _SCORE_DETAILS[type(score)]
@@ -358,8 +333,8 @@ def _write_side_score(out: pb.SideScore, score: ev.SideScore | ev.TressetteSideS
         out.total = total
     detail = getattr(out, game)
     detail.SetInParent()
-    for name, value in zip(names, score[1:], strict=True):
-        if value:
+    for name in names:
+        if value := getattr(score, name):
             setattr(detail, name, value)
 
 
@@ -450,34 +425,6 @@ def _card_drawn(message: pb.Event, e: ev.CardDrawn) -> None:
     out.card = _NAME_OF_CARD[e.card]
 
 
-def _napoletana(message: pb.Event, e: ev.NapoletanaDeclared) -> None:
-    out = message.napoletana_declared
-    out.seat = e.seat
-    out.side = e.side
-    out.suit = SUITS[e.suit]
-    out.cards.extend(card_names(e.cards))
-    out.points = e.points
-
-
-def _first_table_taken(message: pb.Event, e: ev.FirstTableTaken) -> None:
-    out = message.first_table_taken
-    out.dealer = e.dealer
-    out.side = e.side
-    out.cards.extend(card_names(e.cards))
-    out.sweeps = e.sweeps
-
-
-def _declaration(message: pb.Event, e: ev.Declaration) -> None:
-    out = message.declaration
-    out.seat = e.seat
-    out.side = e.side
-    out.kind = e.kind
-    out.cards.extend(card_names(e.cards))
-    out.points = e.points
-    if e.matta_value is not None:
-        out.matta_value = e.matta_value
-
-
 _EventWriter = Callable[[pb.Event, Any], None]
 
 _EVENT_WRITERS: dict[type[ev.Event], _EventWriter] = {
@@ -491,10 +438,9 @@ _EVENT_WRITERS: dict[type[ev.Event], _EventWriter] = {
     ev.GameOver: _game_over,
     ev.TrickWon: _trick_won,
     ev.CardDrawn: _card_drawn,
-    ev.NapoletanaDeclared: _napoletana,
-    ev.FirstTableTaken: _first_table_taken,
-    ev.Declaration: _declaration,
 }
+for _codec in _CODECS.values():  # the events only one game makes: its hooks write them
+    _EVENT_WRITERS.update(_codec.event_writers)
 
 #: The kinds of event that recur from game to game: a card played, a capture, a
 #: deal, a trick. (The cards dealt to a seat, the leftovers and a hand's scores
@@ -545,28 +491,6 @@ def write_events(messages: Any, events: Sequence[ev.Event]) -> None:
             message.MergeFromString(blob)
 
 
-def _variant_info(variant: Variant) -> pb.VariantInfo:
-    return pb.VariantInfo(
-        name=_SCOPA_OPTIONS["variant"].text(variant),
-        title=TITLES[variant],
-        player_counts=VARIANT_PLAYERS[variant],
-        default_players=DEFAULT_PLAYERS[variant],
-        presets={
-            name: _SCOPA_OPTIONS[name].text(value) for name, value in preset_values(variant).items()
-        },
-    )
-
-
-def _face_info(face: Face) -> pb.FaceInfo:
-    return pb.FaceInfo(
-        name=_FACE.text(face),
-        cards=[
-            pb.CardName(code=str(c), name=card_name(c, face), index=card_index(c, face))
-            for c in DECK
-        ],
-    )
-
-
 def game_info_to_pb(game: Game) -> pb.GameInfo:
     wire = _GAME_OPTIONS[game.name]
     options = [
@@ -581,13 +505,12 @@ def game_info_to_pb(game: Game) -> pb.GameInfo:
         )
         for spec in game.options
     ]
-    scopa = game.name == "scopa"
-    return pb.GameInfo(
+    info = pb.GameInfo(
         name=game.name,
         title=game.title,
         description=game.description,
         player_counts=game.player_counts,
         options=options,
-        variants=[_variant_info(v) for v in Variant] if scopa else [],
-        faces=[_face_info(f) for f in Face] if scopa else [],
     )
+    _CODECS[game.name].catalog(info, lambda name, value: wire[name].text(value))
+    return info

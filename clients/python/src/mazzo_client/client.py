@@ -7,12 +7,13 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf.message import Message
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client._gen.mazzo.v1 import engine_pb2_grpc
 from mazzo_client.channels import TLS, ChannelOptions, Metadata, merged
 from mazzo_client.errors import MazzoError
-from mazzo_client.messages import new_game_request, suggest_request
+from mazzo_client.messages import game_options, new_game_request, suggest_request
 
 Response = TypeVar("Response")
 
@@ -90,6 +91,7 @@ class MazzoClient:
         self,
         players: int = 2,
         *,
+        options: Message | None = None,
         scopa: pb.ScopaOptions | None = None,
         tressette: pb.TressetteOptions | None = None,
         seed: int | None = None,
@@ -99,11 +101,14 @@ class MazzoClient:
         timeout: float | None = None,
         **fields: Any,
     ) -> pb.NewGameResponse:
-        """Shuffle (or take ``decks``) and deal: Scopa unless Tressette options are given.
+        """Shuffle (or take ``decks``) and deal the game ``options`` names (its options
+        message, e.g. ``pb.BriscolaOptions(target=2)``; default Scopa's). ``scopa=`` and
+        ``tressette=`` are the keywords of earlier releases, the same as ``options=``.
 
         Any other field of NewGameRequest may be given by its proto name.
         """
-        request = new_game_request(players, scopa, tressette, seed, decks, first_dealer, fields)
+        chosen = game_options(options, {"scopa": scopa, "tressette": tressette})
+        request = new_game_request(players, chosen, seed, decks, first_dealer, fields)
         return self._call("NewGame", request, pb.NewGameResponse, metadata, timeout)
 
     def play(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from google.protobuf.message import Message
+
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 
 
@@ -15,14 +17,15 @@ def move(seat: int, card: str, take: Iterable[str] = ()) -> pb.Move:
 
 def new_game_request(
     players: int,
-    scopa: pb.ScopaOptions | None,
-    tressette: pb.TressetteOptions | None,
+    options: Message | None,
     seed: int | None,
     decks: Iterable[Sequence[str]],
     first_dealer: int | None,
     fields: dict[str, Any],
 ) -> pb.NewGameRequest:
-    """Scopa (default options) unless Tressette options are given.
+    """``options`` is a game's options message (``pb.ScopaOptions()``,
+    ``pb.BriscolaOptions(target=2)``...): it names the game, as the field of
+    NewGameRequest's oneof ``game`` of its type. None: Scopa with its defaults.
 
     ``fields`` are any other fields of NewGameRequest, by their proto names:
     fields added to the API after this client was written still reach it.
@@ -34,11 +37,29 @@ def new_game_request(
         first_dealer=first_dealer,
         **fields,
     )
-    if tressette is not None:
-        request.tressette.CopyFrom(tressette)
-    else:
-        request.scopa.CopyFrom(scopa or pb.ScopaOptions())
+    options = options if options is not None else pb.ScopaOptions()
+    getattr(request, game_field(options)).CopyFrom(options)
     return request
+
+
+def game_field(options: Message) -> str:
+    """The field of NewGameRequest's oneof ``game`` that holds ``options``'s type."""
+    kind = options.DESCRIPTOR.full_name
+    for field in pb.NewGameRequest.DESCRIPTOR.oneofs_by_name["game"].fields:
+        if field.message_type is not None and field.message_type.full_name == kind:
+            return str(field.name)
+    raise TypeError(f"{kind} is no game's options message")
+
+
+def game_options(options: Message | None, legacy: dict[str, Message | None]) -> Message | None:
+    """``options``, or the one message given by a game's own keyword (``scopa=``,
+    ``tressette=``: the keywords of earlier releases, kept working)."""
+    given = [message for message in legacy.values() if message is not None]
+    if options is not None:
+        given.append(options)
+    if len(given) > 1:
+        raise TypeError("give one game's options message")
+    return given[0] if given else None
 
 
 def suggest_request(

@@ -19,22 +19,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from mazzo.engine.cards import DECK, SUIT_OF, Card
 from mazzo.engine.scopa import ScopaState, ScopaView
 from mazzo.engine.tressette import TressetteState, TressetteView
 
 
-def unseen_cards(view: ScopaView | TressetteView) -> list[Card]:
+def unseen_cards(view: Any) -> list[Card]:
     """The cards this seat cannot see, in the deck's order."""
     seen = {*view.hand, *(c for pile in view.piles for c in pile)}
     seen.update(c for cards in view.known for c in cards)
-    seen.update(view.table if isinstance(view, ScopaView) else view.trick)
+    seen.update(view.face_up)  # the table or the trick
     return [c for c in DECK if c not in seen]
 
 
 def deal_unseen(
-    view: ScopaView | TressetteView, rng: random.Random, voids: Sequence[int] = ()
+    view: Any, rng: random.Random, voids: Sequence[int] = ()
 ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...]]:
     """Every seat's hand (its known cards, then dealt ones) and the stock.
 

@@ -9,8 +9,7 @@ moves are tried on the same deals with the same random choices in the
 play-outs (common random numbers): the difference between two moves is then
 measured on the same cards, which takes far fewer simulations than
 independent deals to tell them apart. The play-outs run on a fast path of
-mutable lists (:mod:`mazzo.engine.players.fast_scopa`,
-:mod:`mazzo.engine.players.fast_tressette`).
+mutable lists, each game's own (its hooks, :mod:`mazzo.engine.players.games`).
 
 The score of a play-out is the seat's *side* points minus the best other
 side's: partners play for the side, so in team games the search counts the
@@ -29,10 +28,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mazzo.engine.game import Move
-from mazzo.engine.players import determinize, endgame, fast_scopa, fast_tressette, greedy
+from mazzo.engine.players import endgame, greedy
 from mazzo.engine.players.base import Budget, Suggestion
-from mazzo.engine.players.voids import shown_voids
-from mazzo.engine.scopa import ScopaView
+from mazzo.engine.players.games import bots_for
 
 #: How often a simulated player plays a random move instead of its rule of
 #: thumb, so that the simulations do not all follow one line.
@@ -96,19 +94,10 @@ def sample(
     return Suggestion(legal_moves[best], points[best] / deals, done)
 
 
-def _scopa_play_out(state: Any, move: Move, rng: random.Random) -> tuple[int, ...]:
-    return fast_scopa.play_out(state, move, rng, EXPLORE)
-
-
-def _tressette_play_out(state: Any, move: Move, rng: random.Random) -> tuple[int, ...]:
-    return fast_tressette.play_out(state, move, rng, EXPLORE)
-
-
 def _simulator(
     view: Any,
 ) -> tuple[Callable[[random.Random], Any], Callable[[Any, Move, random.Random], tuple[int, ...]]]:
-    """How to deal a simulation from ``view``, and how to play one out."""
-    if isinstance(view, ScopaView):
-        return (lambda rng: determinize.scopa_state(view, rng)), _scopa_play_out
-    voids = shown_voids(view)
-    return (lambda rng: determinize.tressette_state(view, rng, voids)), _tressette_play_out
+    """How to deal a simulation from ``view``, and how to play one out: the game's hooks."""
+    bots = bots_for(view)
+    play_out = bots.play_out
+    return bots.simulator(view), lambda state, move, rng: play_out(state, move, rng, EXPLORE)

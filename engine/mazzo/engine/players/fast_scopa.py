@@ -20,15 +20,23 @@ sweeps, deals, leftovers and scores (:class:`~mazzo.engine.players.base.Trace`).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
 
 from mazzo.engine.cards import DECK, RANK_OF, Card
 from mazzo.engine.deal import deal_events
 from mazzo.engine.events import Capture, HandScored, LeftoversTaken
 from mazzo.engine.game import Move
+from mazzo.engine.players import determinize
 from mazzo.engine.players.base import Trace
-from mazzo.engine.players.greedy import OPEN_SWEEP_PENALTY, SWEEP_VALUE, card_worth
-from mazzo.engine.scopa import QUINDICI, ScopaState, _captures, is_sweep, judge_hand
+from mazzo.engine.players.games import GameBots
+from mazzo.engine.players.greedy import (
+    OPEN_SWEEP_PENALTY,
+    SWEEP_VALUE,
+    card_worth,
+    scopa_move_value,
+)
+from mazzo.engine.scopa import QUINDICI, ScopaState, ScopaView, _captures, is_sweep, judge_hand
 from mazzo.engine.scopa_rules import CaptureRule, ScopaRules
 from mazzo.engine.scopa_scoring import score_hand
 
@@ -206,3 +214,11 @@ def greedy_play(hand: list[Card], table: tuple[Card, ...], rules: ScopaRules) ->
                 best, best_value = (card, take), value
     assert best is not None
     return best
+
+
+def _simulator(view: ScopaView) -> Callable[[random.Random], ScopaState]:
+    return lambda rng: determinize.scopa_state(view, rng)
+
+
+#: Scopa's hooks for the players (mazzo.engine.players.games).
+BOTS = GameBots(simulator=_simulator, play_out=play_out, move_value=scopa_move_value)

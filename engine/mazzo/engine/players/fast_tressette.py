@@ -19,18 +19,23 @@ napoletane and scores (:class:`~mazzo.engine.players.base.Trace`).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from mazzo.engine.cards import SUIT_OF, Card
 from mazzo.engine.events import CardDrawn, HandScored, NapoletanaDeclared, TrickWon
 from mazzo.engine.game import Move
+from mazzo.engine.players import determinize
 from mazzo.engine.players.base import Trace
+from mazzo.engine.players.games import GameBots
+from mazzo.engine.players.greedy import tressette_move_value
+from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.tressette import (
     CARD_STRENGTH,
     CARD_THIRDS,
     NAPOLETANA_CARDS,
     NAPOLETANA_POINTS,
     TressetteState,
+    TressetteView,
     side_scores,
 )
 
@@ -142,3 +147,12 @@ def _policy(
             if winners:
                 return min(winners, key=CARD_STRENGTH.__getitem__)
     return min(legal, key=lambda c: (CARD_THIRDS[c], CARD_STRENGTH[c]))
+
+
+def _simulator(view: TressetteView) -> Callable[[random.Random], TressetteState]:
+    voids = shown_voids(view)  # once per choice: every simulated deal respects them
+    return lambda rng: determinize.tressette_state(view, rng, voids)
+
+
+#: Tressette's hooks for the players (mazzo.engine.players.games).
+BOTS = GameBots(simulator=_simulator, play_out=play_out, move_value=tressette_move_value)

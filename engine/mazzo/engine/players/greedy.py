@@ -1,5 +1,8 @@
 """The greedy player: the classic player's rules of thumb, one move ahead.
 
+Each game's rules of thumb are its hook (``GameBots.move_value``,
+mazzo.engine.players.games); Scopa's and Tressette's are here.
+
 Scopa family: sweep when possible; take the settebello, the sevens and the
 coins (and the re bello); lay the cheapest card; never leave a table that one
 card can sweep. Tressette: win the tricks that carry points with the cheapest
@@ -16,6 +19,7 @@ from typing import Any
 from mazzo.engine.cards import COINS, RANK_OF, SETTEBELLO, SUIT_OF, Card
 from mazzo.engine.game import Move
 from mazzo.engine.players.base import Budget, Suggestion
+from mazzo.engine.players.games import bots_for
 from mazzo.engine.scopa import ScopaView, captures
 from mazzo.engine.scopa_rules import ScopaRules
 from mazzo.engine.scopa_scoring import PRIMIERA_SCALE
@@ -30,10 +34,8 @@ OPEN_SWEEP_PENALTY = 12.0
 def choose(
     view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
 ) -> Suggestion:
-    if isinstance(view, ScopaView):
-        scored = [(scopa_move_value(view, move), move) for move in legal_moves]
-    else:
-        scored = [(tressette_move_value(view, move), move) for move in legal_moves]
+    move_value = bots_for(view).move_value  # the game's own rules of thumb
+    scored = [(move_value(view, move), move) for move in legal_moves]
     best = max(value for value, _ in scored)
     # Equal values are broken at random: the same seed, the same choice.
     return Suggestion(rng.choice([move for value, move in scored if value == best]))

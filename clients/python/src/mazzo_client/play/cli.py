@@ -38,14 +38,14 @@ def parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         help="play a game against the computer players",
-        description="Play Scopa (any variant) or Tressette against the computer players. "
+        description="Play Scopa (any variant), Tressette or Briscola against the computer players. "
         "At your turn type a move's number (or its card's code), h for a hint, q to quit.",
     )
     play.add_argument(
         "--list", action="store_true", help="list the games, variants, faces and levels"
     )
     play.add_argument(
-        "--game", default="scopa", help="scopa or tressette, or a Scopa variant (default scopa)"
+        "--game", default="scopa", help="a game of the catalog, or a Scopa variant (default scopa)"
     )
     play.add_argument(
         "--variant", help="a Scopa variant, e.g. escoba, cirulla, scopone-scientifico"
@@ -54,7 +54,7 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--target", type=int, help="points to win (default: the variant's)")
     play.add_argument("--napola", action="store_true", help="Scopa: score the napola")
     play.add_argument("--napoletana", action="store_true", help="Tressette: score the napoletana")
-    play.add_argument("--face", choices=FACES, help="Scopa: the deck whose card names are shown")
+    play.add_argument("--face", choices=FACES, help="the deck whose card names are shown")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument(
         "--bots",
@@ -178,7 +178,7 @@ def listing(catalog: pb.GetCatalogResponse) -> list[str]:
                 f"{variant.title} ({counts} players)"
             )
     faces = sorted({short_name(f.name, "FACE_") for g in catalog.games for f in g.faces})
-    lines.append(f"Deck faces (--face, Scopa): {', '.join(faces)}")
+    lines.append(f"Deck faces (--face): {', '.join(faces)}")
     lines.append(f"Bot levels (--bots): {', '.join(LEVELS)}")
     return lines
 
@@ -241,12 +241,23 @@ def new_game_request(args: argparse.Namespace, catalog: pb.GetCatalogResponse) -
             options.target = args.target
         request.scopa.CopyFrom(options)
     else:
-        if variant_name or args.face or args.napola:
-            raise UsageError(f"{game.title} takes no --variant, --face or --napola")
-        tressette = pb.TressetteOptions(napoletana=args.napoletana)
+        if variant_name:
+            raise UsageError(f"{game.title} takes no --variant")
+        # Any other game: its options message, the switches it has set by name.
+        options = getattr(request, game_name)
+        options.SetInParent()
+        fields = options.DESCRIPTOR.fields_by_name
+        for name in ("napola", "napoletana"):
+            if getattr(args, name):
+                if name not in fields:
+                    raise UsageError(f"{game.title} takes no --{name}")
+                setattr(options, name, True)
+        if args.face:
+            if "face" not in fields:
+                raise UsageError(f"{game.title} takes no --face")
+            options.face = pb.Face.Value(f"FACE_{args.face.upper()}")
         if args.target is not None:
-            tressette.target = args.target
-        request.tressette.CopyFrom(tressette)
+            options.target = args.target
     request.players = args.players or default_players
     if request.players not in counts:
         raise UsageError(

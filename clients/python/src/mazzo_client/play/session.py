@@ -144,8 +144,7 @@ class Session:
         game = request.WhichOneof("game")
         started = self.client.new_game(
             request.players,
-            scopa=request.scopa if game == "scopa" else None,
-            tressette=request.tressette if game == "tressette" else None,
+            options=getattr(request, game) if game else None,
             seed=request.seed,
             decks=[list(deck.cards) for deck in request.decks],
             first_dealer=request.first_dealer if request.HasField("first_dealer") else None,
@@ -306,7 +305,10 @@ class Session:
             return _("take {cards}").format(cards=self.names.cards(move.take))
         if move.lay:
             return _("lay it on the table without taking")
-        return _("to the table") if self.settings.request.WhichOneof("game") == "scopa" else ""
+        game = self.settings.request.WhichOneof("game") or ""
+        options = getattr(pb.View(), game, None)  # the game's part of a view: a table?
+        has_table = options is not None and "table" in options.DESCRIPTOR.fields_by_name
+        return _("to the table") if has_table else ""
 
     def _hint(self, state: bytes, status: pb.Status, cards: Sequence[str]) -> str:
         suggested = self.client.suggest(
@@ -363,20 +365,29 @@ class Session:
             for p in view.piles
         ]
         lines.append(_("Taken: {piles}.").format(piles="; ".join(taken)))
-        if view.WhichOneof("game") == "tressette":
-            trick = view.tressette
+        # The game's own part of the view (named as the game): a trick or a table.
+        own = getattr(view, view.WhichOneof("game") or "scopa")
+        fields = own.DESCRIPTOR.fields_by_name
+        if "trick" in fields:
             by = _("{card} by {seat}")
             played = [
                 by.format(
                     card=self.names.card(card),
-                    seat=self.seating.seat_name((trick.leader + i) % status.players),
+                    seat=self.seating.seat_name((own.leader + i) % status.players),
                 )
-                for i, card in enumerate(trick.trick)
+                for i, card in enumerate(own.trick)
             ]
             lines.append(_("Trick: {cards}.").format(cards="; ".join(played) or _("you lead")))
-        else:
-            table = self.names.cards(view.scopa.table, N_("empty"))
+        if "table" in fields:
+            table = self.names.cards(own.table, N_("empty"))
             lines.append(_("Table: {cards}.").format(cards=table))
+        if "trump_card" in fields and (own.trump_card or own.trump_suit):
+            turn_up = (
+                _(", the turn-up {card}").format(card=self.names.card(own.trump_card))
+                if own.trump_card
+                else ""
+            )
+            lines.append(_("Trumps: {suit}{turn_up}.").format(suit=own.trump_suit, turn_up=turn_up))
         lines.append(_("Your hand: {cards}.").format(cards=self.names.cards(view.hand)))
         return lines
 

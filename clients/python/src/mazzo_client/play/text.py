@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client.play.lang import N_, _, ngettext
@@ -170,10 +171,13 @@ def scoring_table(
         _("Hand {number} scoring").format(number=scored.hand_number),
         _row("", [seating.side_name(s.side) for s in sides]),
     ]
-    if sides and sides[0].WhichOneof("game") == "tressette":
-        lines += _tressette_rows([s.tressette for s in sides])
-    else:
+    game = (sides[0].WhichOneof("game") or "") if sides else ""
+    if game == "scopa":  # the primiera's cards, worked out from the piles
         lines += _scopa_rows(sides, piles, primiera_rule)
+    elif game == "tressette":  # points in thirds
+        lines += _tressette_rows([s.tressette for s in sides])
+    elif game:  # any other game: each field of its score message
+        lines += _field_rows([getattr(s, game) for s in sides])
     lines.append(_row(_("hand total"), [str(s.total) for s in sides]))
     match = _("Match: {scores} (playing to {target})")
     lines.append(match.format(scores=seating.scores(scored.scores), target=target))
@@ -215,3 +219,18 @@ def _tressette_rows(scores: Sequence[pb.TressetteScore]) -> list[str]:
         _row(_("last trick"), [str(s.last_trick_point) for s in scores]),
         _row(_("napoletana"), [str(s.napoletana) for s in scores]),
     ]
+
+
+def _field_rows(scores: Sequence[Any]) -> list[str]:
+    """One row for each field of a game's score message, named in words."""
+    if not scores:
+        return []
+    names = [field.name for field in scores[0].DESCRIPTOR.fields]
+    # The words are translated where a catalog has them (FIELD_WORDS marks the known ones).
+    return [
+        _row(_(name.replace("_", " ")), [str(getattr(s, name)) for s in scores]) for name in names
+    ]
+
+
+#: The words of the score fields _field_rows shows (Briscola's), for the catalogs.
+FIELD_WORDS = (N_("card points"),)

@@ -305,6 +305,11 @@ const narrate = {
     await fly(e.card, $("stock"), seatBox(e.seat), false);
     log(t(e.seat === HUMAN ? N_("You draw {card}.") : N_("{seat} draws {card}."), { seat: seatName(e.seat), card: cardName(e.card) }));
   },
+  async trumpTurnedUp(e) {
+    const values = { card: cardName(e.card), suit: cardName(e.card).split(" ").pop() };
+    log(t("{card} is turned up: trumps are {suit}.", values));
+    await wait(250);
+  },
   async napoletanaDeclared(e) {
     await banner(t("{seat} declares a napoletana", { seat: seatName(e.seat) }), 900);
     const line = e.seat === HUMAN ? N_("You declare a napoletana ({cards}), {points} points.") : N_("{seat} declares a napoletana ({cards}), {points} points.");
@@ -353,12 +358,15 @@ function render() {
   document.body.dataset.gameId = status.gameId;
   document.body.dataset.ply = String(status.ply);
   renderOpponents(view);
-  const centreCards = view.scopa ? view.scopa.table : (view.tressette?.trick ?? []);
+  // The game's own part of the view, named as the game: a table, or a trick.
+  const own = view[status.game] ?? {};
+  const centreCards = own.table ?? own.trick ?? [];
   const table = $("table");
   table.replaceChildren(...centreCards.map(cardElement));
-  table.classList.toggle("trick", !view.scopa);
+  table.classList.toggle("trick", !own.table);
   const stock = $("stock");
-  stock.textContent = view.stockSize ? String(view.stockSize) : "";
+  const turnUp = own.trumpCard ? ` · ${cardName(own.trumpCard)}` : "";
+  stock.textContent = view.stockSize ? `${view.stockSize}${turnUp}` : "";
   stock.hidden = !view.stockSize;
   const before = new Set([...$("hand").children].map((c) => c.dataset.card));
   $("hand").style.setProperty("--hand-size", String(view.hand.length));
@@ -426,37 +434,24 @@ function renderStatus(status) {
 
 // ---------------------------------------------------------------- the score sheet
 
-const SCOPA_COLUMNS = [
-  ["cardsPoint", N_("cards")],
-  ["denariPoint", N_("coins")],
-  ["settebelloPoint", N_("settebello")],
-  ["primieraPoint", N_("primiera")],
-  ["sweeps", N_("sweeps")],
-  ["napola", N_("napola")],
-  ["reBelloPoint", N_("re bello")],
-  ["grande", N_("grande")],
-  ["piccola", N_("piccola")],
-  ["declarations", N_("declarations")],
-];
-const TRESSETTE_COLUMNS = [
-  ["cardPoints", N_("cards")],
-  ["lastTrickPoint", N_("last trick")],
-  ["napoletana", N_("napoletana")],
+// The words of the games' score fields, as detail() writes them: marked here for the
+// translations (tests/web/test_play_i18n.py checks them against the API's messages).
+const SCORE_WORDS = [
+  N_("cards"), N_("denari"), N_("primiera"), N_("cards point"), N_("denari point"),
+  N_("settebello point"), N_("primiera point"), N_("sweeps"), N_("napola"), N_("re bello point"),
+  N_("grande"), N_("piccola"), N_("declarations"), N_("thirds"), N_("card points"),
+  N_("last trick point"), N_("napoletana"),
 ];
 
+// A side's score has its total and one message named after the game: every
+// field of it that is not zero, named in words ("settebelloPoint": "settebello point"),
+// in the chosen language.
 function detail(side) {
-  if (side.scopa) {
-    const s = side.scopa;
-    const parts = SCOPA_COLUMNS.filter(([key]) => s[key]).map(([key, label]) => `${t(label)} ${s[key]}`);
-    const counts = t("({cards} cards, {coins} coins, primiera {primiera})", { cards: s.cards, coins: s.denari, primiera: s.primiera });
-    return `${parts.join(", ") || t("nothing")} ${counts}`;
-  }
-  if (side.tressette) {
-    const s = side.tressette;
-    const parts = TRESSETTE_COLUMNS.filter(([key]) => s[key]).map(([key, label]) => `${t(label)} ${s[key]}`);
-    return `${parts.join(", ") || t("nothing")} ${t("({thirds} thirds)", { thirds: s.thirds })}`;
-  }
-  return "";
+  const [own] = Object.entries(side).filter(([key]) => key !== "side" && key !== "total");
+  if (!own) return "";
+  const words = (key) => key.replace(/([A-Z])/g, " $1").toLowerCase();
+  const parts = Object.entries(own[1]).filter(([, value]) => value).map(([key, value]) => `${t(words(key))} ${value}`);
+  return parts.join(", ") || t("nothing");
 }
 
 function renderSheet(scores) {

@@ -1,0 +1,278 @@
+"""Briscola's hooks for the players: simulated deals, the fast play-out, and the
+greedy player's rules of thumb.
+
+The play-out is a simulated hand on mutable lists, as
+:mod:`mazzo.engine.players.fast_tressette`: no move, state or event is made and
+the won cards are kept only as each side's card points. The card tables
+(strength, points) are the engine's (:mod:`mazzo.engine.briscola`); the rules are
+written again here (the highest trump, else the highest card of the suit led,
+takes the trick; every seat draws, the winner first, the turn-up last), and
+tests/engine/test_players_fast.py holds them to the engine: each simulated hand
+replayed through the engine's ``apply`` is legal at every move and tells of the
+same tricks, draws and scores (:class:`~mazzo.engine.players.base.Trace`).
+
+Rules of thumb (the greedy player, and the simulated players of the play-out):
+lead the cheapest card, keeping trumps and points; take a trick that carries
+points, with the cheapest card that takes it (a card of the suit led before a
+trump); let a trick without points go, throwing the cheapest card; give
+points to a partner who holds the trick when the last to play.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from mazzo.engine.briscola import (
+    CARD_POINTS,
+    CARD_STRENGTH,
+    BriscolaState,
+    BriscolaView,
+    side_scores,
+    winning_index,
+)
+from mazzo.engine.cards import SUIT_OF, Card
+from mazzo.engine.events import CardDrawn, HandScored, TrickWon
+from mazzo.engine.game import Move
+from mazzo.engine.players import determinize
+from mazzo.engine.players.base import Trace
+from mazzo.engine.players.games import GameBots
+
+#: Card points a trick must carry before a trump is spent on it.
+TRUMP_WORTH = 10
+
+
+def play_out(
+    state: BriscolaState,
+    move: Move,
+    rng: random.Random,
+    explore: float,
+    trace: Trace | None = None,
+) -> tuple[int, ...]:
+    """Play ``move`` then the rest of the hand with the rollout policy; the hand's
+    card points by side. ``trace`` collects every move played and the tricks,
+    draws and scores, as the engine's events (for tests)."""
+    rules = state.rules
+    players = rules.players
+    pairs = players == 4
+    trump = SUIT_OF[state.trump]
+    hands = [list(h) for h in state.hands]
+    trick = list(state.trick)
+    leader = state.leader
+    stock = list(state.stock)
+    turn_up = state.turn_up
+    points = [sum(map(CARD_POINTS.__getitem__, pile)) for pile in state.piles]
+    seat, card = state.to_play, move.card
+    while True:
+        hands[seat].remove(card)
+        trick.append(card)
+        if trace is not None:
+            trace.moves.append(Move(seat, card))
+        if len(trick) < players:
+            seat = (seat + 1) % players
+        else:
+            winner = (leader + winning_index(trick, trump)) % players
+            side = winner % 2 if pairs else winner
+            if trace is not None:
+                trace.events.append(TrickWon(winner, side, leader, tuple(trick)))
+            points[side] += sum(map(CARD_POINTS.__getitem__, trick))
+            seat = leader = winner
+            trick = []
+            if turn_up is not None:
+                for k in range(players):
+                    drawer = (winner + k) % players
+                    if stock:
+                        drawn, private = stock.pop(0), True
+                    else:  # the turn-up, last: the stock runs out at a round's end
+                        assert turn_up is not None
+                        drawn, turn_up, private = turn_up, None, False
+                    hands[drawer].append(drawn)
+                    if trace is not None:
+                        trace.events.append(CardDrawn(drawer, drawn, private))
+            if players == 2 and turn_up is None and hands[seat]:
+                # Two players and the stock gone: every card is known, and the
+                # last tricks are searched exactly (at most 36 lines).
+                _play_exactly(hands, seat, trump, points, trace)
+                hands[0].clear()
+                hands[1].clear()
+            if not hands[seat]:
+                if trace is not None:
+                    scored = side_scores(points)
+                    totals = [s.total for s in scored]
+                    scores = tuple(map(sum, zip(state.scores, totals, strict=True)))
+                    trace.events.append(HandScored(state.hand_number, scored, scores))
+                return tuple(points)
+        if players == 2 and turn_up is None:  # everything known: the best answer
+            card = _best_answer(hands, seat, trick[0], trump)
+        else:
+            card = _policy(hands[seat], trick, trump, pairs, rng, explore)
+
+
+def _play_exactly(
+    hands: list[list[Card]],
+    leader: int,
+    trump: int,
+    points: list[int],
+    trace: Trace | None,
+) -> None:
+    """Play the rest of a two-player hand (no stock, no trick in progress) as both
+    seats at their best, adding the card points to ``points``."""
+    line: list[tuple[int, Card]] = []
+    _best_line(hands[0][:], hands[1][:], leader, trump, line)
+    trick: list[Card] = []
+    for seat, card in line:
+        trick.append(card)
+        if trace is not None:
+            trace.moves.append(Move(seat, card))
+        if len(trick) == 1:
+            leader = seat
+            continue
+        winner = (leader + winning_index(trick, trump)) % 2
+        points[winner] += CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]]
+        if trace is not None:
+            trace.events.append(TrickWon(winner, winner, leader, tuple(trick)))
+        trick = []
+
+
+def _best_answer(hands: list[list[Card]], seat: int, lead: Card, trump: int) -> Card:
+    """Two players, every card known: the answer to ``lead`` worth the most to ``seat``
+    over the rest of the hand, both playing their best."""
+    mine, other = hands[seat], hands[1 - seat]
+    best, chosen = -1000, mine[0]
+    for answer in mine[:]:
+        taken = CARD_POINTS[lead] + CARD_POINTS[answer]
+        wins = winning_index((lead, answer), trump) == 1
+        mine.remove(answer)
+        first, second = (mine, other) if seat == 0 else (other, mine)
+        after = _best_line(first, second, seat if wins else 1 - seat, trump, [])
+        mine.append(answer)
+        margin = taken + after if wins else -taken - after
+        if margin > best:
+            best, chosen = margin, answer
+    return chosen
+
+
+def _best_line(
+    first: list[Card], second: list[Card], leader: int, trump: int, line: list[tuple[int, Card]]
+) -> int:
+    """Negamax over the tricks left: the best points margin the ``leader`` can be
+    sure of, and (in ``line``) the moves that reach it."""
+    hands = (first, second) if leader == 0 else (second, first)
+    lead_hand, answer_hand = hands
+    if not lead_hand:
+        return 0
+    best, best_line = -1000, []
+    for lead in lead_hand[:]:
+        worst, worst_line = 1000, []
+        for answer in answer_hand[:]:
+            taken = CARD_POINTS[lead] + CARD_POINTS[answer]
+            answer_wins = winning_index((lead, answer), trump) == 1
+            lead_hand.remove(lead)
+            answer_hand.remove(answer)
+            rest: list[tuple[int, Card]] = []
+            winner = 1 - leader if answer_wins else leader
+            after = _best_line(first, second, winner, trump, rest)
+            lead_hand.append(lead)
+            answer_hand.append(answer)
+            # The leader's margin: the trick, then what the next leader makes of the rest.
+            margin = (-taken - after) if answer_wins else (taken + after)
+            if margin < worst:
+                worst, worst_line = margin, [(1 - leader, answer), *rest]
+        if worst > best:
+            best, best_line = worst, [(leader, lead), *worst_line]
+    line[:] = best_line
+    return best
+
+
+def _cheapest(card: Card, trump: int) -> tuple[bool, int, int]:
+    """The order of what a card gives up when played: trumps last, then points, strength."""
+    return (SUIT_OF[card] == trump, CARD_POINTS[card], CARD_STRENGTH[card])
+
+
+def _takers(hand: Sequence[Card], trick: Sequence[Card], trump: int) -> list[Card]:
+    """The cards of ``hand`` that would take ``trick`` as it stands."""
+    best = trick[winning_index(trick, trump)]
+    best_suit = SUIT_OF[best]
+    return [
+        c
+        for c in hand
+        if (SUIT_OF[c] == best_suit and CARD_STRENGTH[c] > CARD_STRENGTH[best])
+        or (SUIT_OF[c] == trump and best_suit != trump)
+    ]
+
+
+def _policy(
+    hand: list[Card],
+    trick: list[Card],
+    trump: int,
+    pairs: bool,
+    rng: random.Random,
+    explore: float,
+) -> Card:
+    if len(hand) == 1:
+        return hand[0]
+    if rng.random() < explore:
+        return rng.choice(hand)
+    if trick:
+        if pairs and winning_index(trick, trump) == len(trick) - 2:  # the partner holds it
+            if len(trick) == 3:  # last to play: load it with points
+                return max(hand, key=lambda c: (SUIT_OF[c] != trump, CARD_POINTS[c]))
+            return min(hand, key=lambda c: _cheapest(c, trump))
+        on_trick = sum(map(CARD_POINTS.__getitem__, trick))
+        takers = _takers(hand, trick, trump)
+        plain = [c for c in takers if SUIT_OF[c] != trump]
+        if plain:
+            return min(plain, key=CARD_STRENGTH.__getitem__)
+        if takers and on_trick >= TRUMP_WORTH:
+            return min(takers, key=CARD_STRENGTH.__getitem__)
+    return min(hand, key=lambda c: _cheapest(c, trump))
+
+
+def move_value(view: BriscolaView, move: Move) -> float:
+    """The greedy player's worth of a move: the points it takes or gives away, less
+    what spending a trump or a strong card costs."""
+    card, trick, trump = move.card, view.trick, view.trump_suit
+    is_trump = SUIT_OF[card] == trump
+    cost = CARD_POINTS[card] + (TRUMP_WORTH if is_trump else 0) + CARD_STRENGTH[card] / 10
+    if not trick:
+        return -cost
+    players = len(view.hand_sizes)
+    if players == 4 and winning_index(trick, trump) == len(trick) - 2:
+        last = len(trick) == players - 1
+        return (CARD_POINTS[card] if last and not is_trump else 0) - cost / 2
+    on_trick = sum(map(CARD_POINTS.__getitem__, trick))
+    if card in _takers(view.hand, trick, trump):
+        gain = on_trick + CARD_POINTS[card]
+        return gain - (TRUMP_WORTH if is_trump else 0) - CARD_STRENGTH[card] / 10 + 1
+    return -cost
+
+
+def _simulator(view: BriscolaView) -> Callable[[random.Random], BriscolaState]:
+    """A full state that fits ``view``: the unseen cards dealt at random to the other
+    hands and the stock, the turn-up under it while it lies there."""
+
+    def deal(rng: random.Random) -> BriscolaState:
+        hands, stock = determinize.deal_unseen(view, rng)
+        status = view.status
+        return BriscolaState(
+            rules=view.rules,
+            dealer=status.dealer,
+            hand_number=status.hand_number,
+            to_play=view.seat if status.seat_to_play is None else status.seat_to_play,
+            leader=view.leader,
+            hands=tuple(hands),
+            trick=view.trick,
+            stock=stock,
+            turn_up=view.turn_up,
+            trump=view.trump,
+            piles=view.piles,
+            scores=status.scores,
+            rng=rng.getrandbits(64),
+            decks=(),
+        )
+
+    return deal
+
+
+#: Briscola's hooks for the players (mazzo.engine.players.games).
+BOTS = GameBots(simulator=_simulator, play_out=play_out, move_value=move_value)
