@@ -2,12 +2,14 @@
 
     python -m loadtests.run [--duration 60] [--users 8] [--processes 2] [--workers N]
                             [--search-processes N]
-                            [--scenarios mix validate suggest] [--transports grpc rest]
+                            [--scenarios mix validate suggest single-player]
+                            [--transports grpc rest]
                             [--p95-limit-ms MS] [--results loadtests/results]
 
 It starts ``python -m mazzo.service`` on free ports of 127.0.0.1 (nothing else
 is ever a target), waits for its "listening on" lines, runs Locust once per
-scenario (the realistic mix, Validate alone, then Suggest) for an equal share of
+scenario (the realistic mix, Validate alone, Suggest, then a single player
+against an expert computer seat) for an equal share of
 ``--duration`` seconds, with the gRPC and REST users of the scenario side by
 side, and writes Locust's CSV files under ``--results`` (``mix_stats.csv``,
 ``validate_stats.csv``, ... and the server's log). The server is stopped
@@ -59,6 +61,7 @@ SCENARIOS = {
     "mix": {"grpc": "GrpcGame", "rest": "RestGame"},
     "validate": {"grpc": "GrpcValidate", "rest": "RestValidate"},
     "suggest": {"grpc": "GrpcSuggest", "rest": "RestSuggest"},
+    "single-player": {"grpc": "GrpcSinglePlayer", "rest": "RestSinglePlayer"},
 }
 
 

@@ -104,6 +104,17 @@ def test_readme_game_against_the_expert_runs_to_its_end(grpc_address: str) -> No
     assert re.fullmatch(r"winner: side [01] scores \[\d+, \d+\]\n", result.stdout)
 
 
+def test_readme_asyncio_client_snippet_runs(grpc_address: str) -> None:
+    snippet = _fenced("python")[2]
+    assert "AsyncMazzoClient" in snippet
+    code = snippet.replace("127.0.0.1:50051", grpc_address)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "game over: True\n"
+
+
 def _game_starts() -> list[str]:
     """The request bodies of the README's table of games."""
     table = README.split("Games today", 1)[1].split("\n\n", 2)[1]

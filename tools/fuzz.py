@@ -247,6 +247,16 @@ def _valid_message(rng: random.Random, method: str, token: bytes) -> Any:
         options.target = rng.randrange(-5, 2000)  # every game's options have a target
         if "variant" in options.DESCRIPTOR.fields_by_name:  # an enum out of its range too
             options.variant = rng.randrange(-1, 12)
+        if rng.random() < 0.3:  # computer seats (never the expert: the fuzz stays quick)
+            for _ in range(rng.randrange(1, 4)):
+                request.computers.add(
+                    seat=rng.randrange(-1, 7),
+                    level=rng.choice(("random", "greedy", "oracle")),
+                    budget_ms=rng.randrange(-1, 3),
+                )
+        if rng.random() < 0.2:
+            request.clock.move_seconds = rng.randrange(-1, 4)
+            request.clock.on_timeout = rng.choice(("", "forfeit", "greedy", "oracle"))
         return request
     if method == "View":
         return pb.ViewRequest(state=state, seat=rng.randrange(-2, 8))
@@ -257,6 +267,9 @@ def _valid_message(rng: random.Random, method: str, token: bytes) -> Any:
             state=state, seat=rng.randrange(-1, 3), budget_ms=rng.randrange(-1, 5),
             simulations=rng.randrange(-1, 4),
         )  # fmt: skip
+    if method == "Advance":
+        key = rng.randbytes(rng.choice((0, 8, 16, 70)))
+        return pb.AdvanceRequest(state=state, idempotency_key=key)
     return getattr(pb, f"{method}Request")(state=state, move=move)
 
 

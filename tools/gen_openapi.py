@@ -188,7 +188,15 @@ def _scalar_schema(field: descriptor_pb2.FieldDescriptorProto) -> dict[str, Any]
     raise SystemExit(f"gen_openapi: no JSON schema for field {field.name} (type {kind})")
 
 
+#: The well-known types the contract uses, as proto3's JSON mapping writes them.
+_WELL_KNOWN: dict[str, dict[str, Any]] = {
+    ".google.protobuf.Timestamp": {"type": "string", "format": "date-time"},
+}
+
+
 def _value_schema(contract: Contract, field: descriptor_pb2.FieldDescriptorProto) -> dict[str, Any]:
+    if field.type_name in _WELL_KNOWN:
+        return dict(_WELL_KNOWN[field.type_name])
     if field.type in (FDP.TYPE_MESSAGE, FDP.TYPE_ENUM):
         if not field.type_name.startswith(f".{PACKAGE}."):
             raise SystemExit(f"gen_openapi: {field.name}: types outside {PACKAGE} are not mapped")

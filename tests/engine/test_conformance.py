@@ -131,7 +131,7 @@ def test_views_never_show_a_card_their_seat_may_not_see(name: str, players: int)
     for state in random_game(game, players, seed=3):
         for seat in range(players):
             view = game.view(state, seat)
-            # The same cards; a view may list them in its own order (Tressette's by suit).
+            # The seat's whole hand, in whatever order the game shows it.
             assert sorted(view.hand) == sorted(state.hands[seat]) and view.seat == seat
             assert view.hand_sizes == tuple(map(len, state.hands))
             shown = _shown(view)

@@ -102,10 +102,8 @@ def test_a_simulated_deal_shows_the_seat_exactly_its_view(name: str, rules: Any)
         for _ in range(3):
             simulated = deal(rng)
             assert game.view(simulated, seat) == seen
-            # The same moves, in whatever order the simulated hand lists them.
-            assert sorted(map(str, game.legal_moves(simulated))) == sorted(
-                map(str, game.legal_moves(state))
-            )
+            # The same moves (a view may show the hand in another order than the state's).
+            assert set(game.legal_moves(simulated)) == set(game.legal_moves(state))
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -121,6 +121,7 @@ def running_stack(
     cors_origins: Sequence[str] = (),
     max_suggest_ms: int = 1000,
     limits: HttpLimits | None = None,
+    clock_tolerance: float = 0.0,
 ) -> Iterator[Stack]:
     """Start the real servers on free ports of 127.0.0.1; stop them on exit.
 
@@ -134,6 +135,8 @@ def running_stack(
         metrics,
         require_seat_credentials=require_seat_credentials,
         max_suggest_ms=max_suggest_ms,
+        clock=clock,
+        clock_tolerance=clock_tolerance,
     )
     grpc_server = GrpcServer(
         handlers, metrics, "127.0.0.1:0", workers=4, max_message_bytes=max_request_bytes

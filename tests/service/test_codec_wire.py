@@ -29,10 +29,15 @@ from mazzo.v1 import engine_pb2 as pb
 def _plain(value: Any) -> Any:
     if isinstance(value, Card):
         return str(value)
-    if isinstance(value, ev.SideScore | ev.TressetteSideScore):
+    if isinstance(value, ev.SideScore | ev.TressetteSideScore | ev.BriscolaSideScore):
         # The side and its total; the rest in the game's own message.
-        game = "scopa" if isinstance(value, ev.SideScore) else "tressette"
+        game = {
+            ev.SideScore: "scopa",
+            ev.TressetteSideScore: "tressette",
+            ev.BriscolaSideScore: "briscola",
+        }[type(value)]
         fields = _fields(value)
+        fields.pop("total", None)  # Briscola's total is a field; the others' a property
         return {"side": fields.pop("side"), "total": value.total, game: fields}
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
@@ -53,6 +58,10 @@ def reference_event(event: ev.Event) -> pb.Event:
     body = _fields(event)
     if isinstance(event, ev.NapoletanaDeclared):
         body["suit"] = SUITS[event.suit]
+    if isinstance(event, ev.TrumpTurnedUp):
+        body["suit"] = SUITS[event.card.suit]
+    if isinstance(event, ev.CardDrawn):
+        del body["private"]  # said by visible_to
     message = pb.Event(**{kind: body})
     if event.visible_to is not None:
         message.visible_to = event.visible_to
@@ -123,6 +132,13 @@ SYNTHETIC: list[ev.Event] = [
     ev.TrickWon(2, 0, 1, C),
     ev.CardDrawn(0, DECK[0]),
     ev.CardDrawn(1, DECK[12]),
+    ev.CardDrawn(0, DECK[1], True),
+    ev.CardDrawn(1, DECK[13], True),
+    ev.TrumpTurnedUp(DECK[0]),
+    ev.TrumpTurnedUp(DECK[39]),
+    ev.HandScored(
+        1, (ev.BriscolaSideScore(0, 0, 0), ev.BriscolaSideScore(1, 120, 1)), (0, 1)
+    ),
     ev.NapoletanaDeclared(0, 0, 0, (), 0),
     ev.NapoletanaDeclared(1, 1, 3, C, 3),
     ev.FirstTableTaken(0, 0, (), 0),
@@ -150,6 +166,7 @@ GAMES_TO_PLAY = [
     pb.NewGameRequest(players=2, scopa=pb.ScopaOptions(variant=pb.SCOPA_VARIANT_CIRULLA)),
     pb.NewGameRequest(players=2, tressette=pb.TressetteOptions(napoletana=True)),
     pb.NewGameRequest(players=4, tressette=pb.TressetteOptions(napoletana=True)),
+    *(pb.NewGameRequest(players=n, briscola=pb.BriscolaOptions(target=2)) for n in (2, 3, 4)),
 ]
 
 
@@ -212,6 +229,7 @@ def test_the_cache_of_moves_taking_one_card_stays_within_its_limit(
 def test_kinds_of_event_with_equal_fields_keep_their_own_bytes() -> None:
     assert_same_events([ev.CardPlayed(1, DECK[3]), ev.CardDrawn(1, DECK[3])])
     assert_same_events([ev.CardDrawn(1, DECK[3]), ev.CardPlayed(1, DECK[3])])
+    assert_same_events([ev.CardDrawn(1, DECK[3], True), ev.CardDrawn(1, DECK[3])])
 
 
 def test_the_caches_of_written_messages_stay_within_their_limit(

@@ -661,6 +661,7 @@ def test_reflection_describes_the_engine(grpc_channel: grpc.Channel) -> None:
         "GetCatalog",
         "NewGame",
         "Play",
+        "Advance",
         "Validate",
         "LegalMoves",
         "View",

@@ -163,6 +163,11 @@ def scalar_values(field: FieldDescriptor) -> st.SearchStrategy[Any]:
 def messages(draw: st.DrawFn, descriptor: Descriptor, depth: int = 0) -> Message:
     """Any message of the type: each field set or not, oneofs and maps included."""
     message = GetMessageClass(descriptor)()
+    if descriptor.full_name == "google.protobuf.Timestamp":
+        # Its JSON form (RFC 3339) holds the years 1 to 9999 only, as protobuf's do.
+        message.seconds = draw(st.integers(-62_135_596_800, 253_402_300_799))
+        message.nanos = draw(st.integers(0, 999_999_999))
+        return message
     for field in descriptor.fields:
         is_message = field.cpp_type == FD.CPPTYPE_MESSAGE
         is_map = is_message and field.message_type.GetOptions().map_entry
@@ -251,6 +256,7 @@ def test_presence_and_defaults() -> None:
         "target": 0,
         "gameId": "",
         "ply": 0,
+        "computerSeats": [],
     }
     event = pb.Event(visible_to=0, cards_dealt=pb.CardsDealt())
     assert message_to_dict(event) == {"visibleTo": 0, "cardsDealt": {"seat": 0, "cards": []}}

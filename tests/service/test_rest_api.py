@@ -147,6 +147,7 @@ def test_new_game_as_in_the_issue(dealt: dict[str, Any], stub: engine_pb2_grpc.E
         "gameOver": False,
         "target": 11,
         "ply": 0,
+        "computerSeats": [],
     }
     assert dealt["events"] == [
         {
@@ -249,6 +250,7 @@ def test_view(rest_port: int, state: str) -> None:
                 "gameOver": False,
                 "target": 11,
                 "ply": 0,
+                "computerSeats": [],
             },
             "known": [],
             "face": "FACE_ITALIAN",
@@ -261,6 +263,7 @@ def test_view(rest_port: int, state: str) -> None:
                 "3S": "three of swords",
                 "4B": "four of batons",
             },
+            "spectator": False,
             "scopa": {"table": cards(TABLE)},
         }
     }
@@ -546,7 +549,7 @@ def _served(app: Any) -> set[tuple[str, str]]:
 
 def test_the_gateway_serves_exactly_the_proto_routes(stack: Stack) -> None:
     assert stack.app is not None
-    assert len(_proto_routes()) == 7
+    assert len(_proto_routes()) == 8
     assert _served(stack.app) == _proto_routes() | API_REFERENCE | PROBES
     assert http_call(stack.http_port, "GET", "/metrics").status == 404
 

@@ -1,7 +1,8 @@
 """The web table (/play) in a real browser: Debian's Chromium, driven by Selenium.
 
 A person's whole games are played by clicking (a card, then a capture when it
-has several), against bots asked through Suggest; the final score sheet is
+has several), against computer seats the server plays, on a server that
+requires seat credentials (the page holds seat 0's only); the final score sheet is
 checked against the API's own View of the final state, and every answer the page
 received is checked for cards seat 0 may not see. Screenshots go to
 build/test-artifacts/web/. Chromium comes from Debian (tests/web/support.py);
@@ -157,6 +158,8 @@ def _check_nothing_hidden_reached_the_page(driver: WebDriver) -> None:
     assert dealt and set(dealt) == {0}
     views = [answer["view"] for answer in answers if "view" in answer]
     assert views and all(view["seat"] == 0 for view in views)
+    # The bots are computer seats: the page never asked for a move of theirs.
+    assert not [answer for answer in answers if "simulations" in answer]
 
 
 def test_a_whole_scopa_game_is_played_by_clicking_and_its_score_sheet_matches_the_api(

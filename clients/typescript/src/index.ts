@@ -18,6 +18,8 @@ import {
 } from "@bufbuild/protobuf";
 
 import {
+  AdvanceRequestSchema,
+  AdvanceResponseSchema,
   GetCatalogResponseSchema,
   LegalMovesRequestSchema,
   LegalMovesResponseSchema,
@@ -32,6 +34,7 @@ import {
   ValidateResponseSchema,
   ViewRequestSchema,
   ViewResponseSchema,
+  type AdvanceResponse,
   type GetCatalogResponse,
   type LegalMovesResponse,
   type Move,
@@ -79,6 +82,26 @@ export interface ValidateOptions extends SeatOptions {
 export interface PlayOptions extends ValidateOptions {
   /** Answer only the events this seat may see (implied by `seatCredential`). */
   eventsSeat?: number;
+  /**
+   * Safe retries: 16 or more random bytes (see `idempotencyKey()`) chosen for
+   * this one move and sent again only to retry it: the retry answers alike,
+   * the same cards dealt and the same computer moves.
+   */
+  idempotencyKey?: Uint8Array;
+}
+
+/** Options of Advance: as Play's (the credential only scopes the events). */
+export type AdvanceOptions = PlayOptions;
+
+/** Options of View. */
+export interface ViewOptions extends SeatOptions {
+  /** The public view, for spectators: no hand, no hidden card, no credential needed. */
+  spectator?: boolean;
+}
+
+/** A fresh idempotency key for one move: 16 random bytes. */
+export function idempotencyKey(): Uint8Array {
+  return globalThis.crypto.getRandomValues(new Uint8Array(16));
 }
 
 /** Options of Suggest: the computer player that chooses, and how long it thinks. */
@@ -180,18 +203,39 @@ export class MazzoClient {
     return this.call("POST", "/v1/games", body, NewGameResponseSchema, options);
   }
 
-  /** Check and apply a move: the new state, the events and the status. */
+  /**
+   * Check and apply a move, then the computer seats' (NewGame's `computers`)
+   * up to a person's turn: the new state, every event in order, the status.
+   */
   play(state: Uint8Array, move: MoveInit | Move, options: PlayOptions = {}): Promise<PlayResponse> {
-    const { seatCredential, expectedPly, eventsSeat } = options;
+    const { seatCredential, expectedPly, eventsSeat, idempotencyKey } = options;
     const request = create(PlayRequestSchema, {
       state,
       move,
       seatCredential,
       expectedPly,
       eventsSeat,
+      idempotencyKey,
     });
     const body = toJson(PlayRequestSchema, request);
     return this.call("POST", "/v1/games:play", body, PlayResponseSchema, options);
+  }
+
+  /**
+   * Move the game on without a person: the computer seats, and a seat whose
+   * clock ran out. The same state when there is nothing to do.
+   */
+  advance(state: Uint8Array, options: AdvanceOptions = {}): Promise<AdvanceResponse> {
+    const { seatCredential, expectedPly, eventsSeat, idempotencyKey } = options;
+    const request = create(AdvanceRequestSchema, {
+      state,
+      seatCredential,
+      expectedPly,
+      eventsSeat,
+      idempotencyKey,
+    });
+    const body = toJson(AdvanceRequestSchema, request);
+    return this.call("POST", "/v1/games:advance", body, AdvanceResponseSchema, options);
   }
 
   /** Whether a move is legal and, if not, the reason (no new state). */
@@ -213,9 +257,10 @@ export class MazzoClient {
     return this.call("POST", "/v1/games:legalMoves", body, LegalMovesResponseSchema, options);
   }
 
-  /** What one seat may see. */
-  view(state: Uint8Array, seat: number, options: SeatOptions = {}): Promise<ViewResponse> {
-    const request = create(ViewRequestSchema, { state, seat, seatCredential: options.seatCredential });
+  /** What one seat may see; with `spectator`, the public view. */
+  view(state: Uint8Array, seat: number, options: ViewOptions = {}): Promise<ViewResponse> {
+    const { seatCredential, spectator } = options;
+    const request = create(ViewRequestSchema, { state, seat, seatCredential, spectator });
     const body = toJson(ViewRequestSchema, request);
     return this.call("POST", "/v1/games:view", body, ViewResponseSchema, options);
   }

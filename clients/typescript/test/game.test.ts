@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { MazzoClient, MazzoError, type PlayResponse } from "../src/index.js";
+import { MazzoClient, MazzoError, idempotencyKey, type PlayResponse } from "../src/index.js";
 
 const url = process.env.MAZZO_URL;
 if (!url) {
@@ -136,7 +136,7 @@ test("a game against a bot with seat credentials: each seat sees only its own ca
   // NewGame asked for seat 0's events: no card dealt to seat 1 is in the answer.
   assert.ok(game.events.every((event) => event.visibleTo === undefined || event.visibleTo === 0));
   let state = game.state;
-  let status = game.status;
+  let status: typeof game.status = game.status;
   for (let plies = 0; !status?.gameOver; plies++) {
     assert.ok(plies < 200, "the game did not end");
     const seat = status?.seatToPlay ?? -1;
@@ -197,4 +197,42 @@ test("suggest answers a legal move at the level asked, the same for the same see
   assert.equal(check.legal, true, check.message);
   const notYours = await refusal(mazzo.suggest(game.state, 0, { seatCredential: credentialOf(game, 1) }));
   assert.equal(notYours.status, 403);
+});
+
+test("a single-player game: computer seats, one Play per move, retries alike", async () => {
+  const game = await mazzo.newGame({
+    players: 2,
+    game: { case: "scopa", value: {} },
+    computers: [{ seat: 1, level: "greedy" }],
+    clock: { moveSeconds: 600 },
+  });
+  assert.deepEqual(game.status?.computerSeats, [1]);
+  assert.ok(game.status?.deadline, "a clocked game has a deadline");
+  const seatCredential = game.seatCredentials[0].credential;
+  let state = game.state;
+  let status: typeof game.status = game.status;
+  while (!status?.gameOver) {
+    assert.equal(status?.seatToPlay, 0);
+    const { moves } = await mazzo.legalMoves(state, { seatCredential });
+    const key = idempotencyKey();
+    const played = await mazzo.play(state, moves[0], { seatCredential, idempotencyKey: key });
+    const again = await mazzo.play(state, moves[0], { seatCredential, idempotencyKey: key });
+    assert.deepEqual(
+      again.events.map((event) => event.kind),
+      played.events.map((event) => event.kind),
+    );
+    state = played.state;
+    status = played.status;
+  }
+  const advanced = await mazzo.advance(state);
+  assert.deepEqual(advanced.state, state);
+  const { view } = await mazzo.view(state, 0, { spectator: true });
+  assert.equal(view?.spectator, true);
+  assert.deepEqual(view?.hand, []);
+  const computer = game.seatCredentials[1].credential;
+  const { moves } = await mazzo.legalMoves(game.state, { seatCredential });
+  const refused = await refusal(
+    mazzo.play(game.state, { ...moves[0], seat: 1 }, { seatCredential: computer }),
+  );
+  assert.equal(refused.reason, "COMPUTER_SEAT");
 });

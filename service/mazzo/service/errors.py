@@ -71,6 +71,12 @@ class ServiceReason(StrEnum):
     STATE_VERSION_MISMATCH = "STATE_VERSION_MISMATCH"
     INVALID_LEVEL = "INVALID_LEVEL"
     INVALID_BUDGET = "INVALID_BUDGET"
+    #: Computer seats, clocks and safe retries (docs/api.md).
+    INVALID_COMPUTERS = "INVALID_COMPUTERS"
+    INVALID_CLOCK = "INVALID_CLOCK"
+    INVALID_IDEMPOTENCY_KEY = "INVALID_IDEMPOTENCY_KEY"
+    COMPUTER_SEAT = "COMPUTER_SEAT"
+    TIME_EXPIRED = "TIME_EXPIRED"
 
 
 #: What each HTTP status the gateway's HTTP layer answers with means in the API:

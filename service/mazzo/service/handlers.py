@@ -7,9 +7,11 @@ the REST gateway only move these messages over their wire.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -17,20 +19,35 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf import timestamp_pb2
 from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import Message
 
-from mazzo.engine import GAMES, Game, IllegalMove, RuleError, game_of, get_game
+from mazzo.engine import GAMES, Game, IllegalMove, RuleError, dump_state, game_of, get_game
 from mazzo.engine.errors import N_, InvalidInput, Reason, Text
 from mazzo.engine.events import Event
 from mazzo.engine.game import check_seat
-from mazzo.engine.players import PLAYERS
+from mazzo.engine.players import PLAYERS, Suggestion
 from mazzo.service import codec, i18n
 from mazzo.service.config import DEFAULT_MAX_SUGGEST_MS, Config
 from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.metrics import Metrics
 from mazzo.service.search_pool import Thinker, now, think
-from mazzo.service.state_token import StateSealer, StateTokenError, random_u64
+from mazzo.service.spectator import public_view
+from mazzo.service.state_token import StateSealer, StateTokenError
+from mazzo.service.table import (
+    DEFAULT_TIMEOUT_LEVEL,
+    FORFEIT,
+    MAX_COMPUTER_BUDGET_MS,
+    MAX_MOVE_SECONDS,
+    NO_TABLE,
+    RETRY_PURPOSE,
+    Clock,
+    ComputerSeat,
+    MoveRandomness,
+    Table,
+    check_idempotency_key,
+)
 from mazzo.service.trust import (
     CREDENTIAL_PURPOSE,
     GAME_ID_BYTES,
@@ -40,7 +57,7 @@ from mazzo.service.trust import (
     dump_record,
     events_for,
     game_id_text,
-    load_record,
+    load_tabled_record,
 )
 from mazzo.v1 import engine_pb2 as pb
 
@@ -54,7 +71,21 @@ DEFAULT_LEVEL = "expert"
 DEFAULT_SUGGEST_MS = 100
 UNLIMITED_SIMULATIONS = 1 << 30
 
-_NewStateResponse = TypeVar("_NewStateResponse", pb.NewGameResponse, pb.PlayResponse)
+#: A safe retry must think the same: with an idempotency key a computer's search is
+#: bounded by simulations (this many per millisecond of its budget), never by the
+#: clock, since a loaded server would then think less the second time. The clock
+#: bounds it only at RETRY_TIME_LIMIT_SECONDS, a guard against a broken search
+#: that no working server reaches, however loaded.
+RETRY_SIMULATIONS_PER_MS = 2
+RETRY_TIME_LIMIT_SECONDS = 60.0
+
+#: How late past its deadline a move still counts as in time: the clocks of the
+#: replicas that seal and open a state may differ by this much (docs/api.md, Clocks).
+CLOCK_TOLERANCE_SECONDS = 0.5
+
+_NewStateResponse = TypeVar(
+    "_NewStateResponse", pb.NewGameResponse, pb.PlayResponse, pb.AdvanceResponse
+)
 
 
 def _random_seed() -> int:
@@ -134,8 +165,14 @@ class EngineHandlers:
         require_seat_credentials: bool = False,
         max_suggest_ms: int = DEFAULT_MAX_SUGGEST_MS,
         thinker: Thinker = think,
+        clock: Callable[[], float] = time.time,
+        clock_tolerance: float = CLOCK_TOLERANCE_SECONDS,
     ):
         self._max_suggest_ms = max_suggest_ms
+        # Wall-clock seconds: the clocks' deadlines (tests set their own).
+        self.clock = clock
+        self._clock_tolerance_ms = int(clock_tolerance * 1000)
+        self._retry_secret = sealer.derived_keys(RETRY_PURPOSE)[0][1]
         self._think = thinker
         self._sealer = sealer
         self._metrics = metrics
@@ -173,7 +210,8 @@ class EngineHandlers:
                     self._sealer.check_age(record.sealed_at)
                 return record  # type: ignore[no-any-return]
             payload, sealed_at = self._sealer.open_dated(token)
-            record = Record(*load_record(payload), sealed_at)
+            state, game_id, ply, table = load_tabled_record(payload)
+            record = Record(state, game_id, ply, sealed_at, table)
         except StateTokenError as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason).inc()
             raise ApiError.invalid(error.reason, error.text) from error
@@ -191,26 +229,227 @@ class EngineHandlers:
             self._move_counters[(game, outcome)] = child
         child.inc()
 
-    def _seal(self, state: Any, game_id: bytes, ply: int) -> bytes:
+    def _seal(self, state: Any, game_id: bytes, ply: int, table: Table) -> bytes:
         """The state's new token, remembered: the caller's next call brings it back."""
-        token, sealed_at = self._sealer.seal_dated(dump_record(state, game_id, ply))
+        token, sealed_at = self._sealer.seal_dated(dump_record(state, game_id, ply, table))
         self._seals.inc()
-        self.states.put(token, Record(state, game_id, ply, sealed_at))
+        self.states.put(token, Record(state, game_id, ply, sealed_at, table))
         return token
 
     def _with_new_state(
         self,
         response: _NewStateResponse,
         game: Game,
-        record: tuple[Any, bytes, int],
+        record: tuple[Any, bytes, int, Table],
         events: Sequence[Event],
     ) -> _NewStateResponse:
         """Fill in the new state's token, the events and the status, in place."""
-        state, game_id, ply = record
-        response.state = self._seal(state, game_id, ply)
+        state, game_id, ply, table = record
+        table = self._restart_clock(table, game, state)
+        response.state = self._seal(state, game_id, ply, table)
         codec.write_events(response.events, events)
-        _write_status(response.status, game, state, game_id, ply)
+        _write_status(response.status, game, state, game_id, ply, table)
         return response
+
+    # -------------------------------------------------------------- clocks
+
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    def _restart_clock(self, table: Table, game: Game, state: Any) -> Table:
+        """The table with the seat to play's deadline counted from now, the seal's time."""
+        clock = table.clock
+        if clock is None:
+            return table
+        over = table.forfeited_side is not None or game.status(state).seat_to_play is None
+        deadline_ms = 0 if over else self._now_ms() + clock.move_seconds * 1000
+        return table._replace(clock=clock._replace(deadline_ms=deadline_ms))
+
+    def _late(self, table: Table) -> bool:
+        """Whether the seat to play's time ran out (by more than the skew tolerance)."""
+        clock = table.clock
+        return (
+            clock is not None
+            and clock.deadline_ms > 0
+            and self._now_ms() > clock.deadline_ms + self._clock_tolerance_ms
+        )
+
+    # -------------------------------------------------------------- computer seats
+
+    def _choose(
+        self,
+        game: Game,
+        state: Any,
+        seat: int,
+        level: str,
+        budget_ms: int,
+        *,
+        simulations: int,
+        seed: int,
+        arrived: float,
+        deadline: float | None = None,
+    ) -> Suggestion:
+        """A player's move for ``seat`` (the seat to play), from that seat's view only:
+        what Suggest answers and what a computer seat plays."""
+        # The player gets the seat's view, never the state (docs/bots.md).
+        seen = game.view(state, seat)
+        chosen = self._think(
+            level,
+            seen,
+            game.legal_moves(state),
+            simulations,
+            arrived + budget_ms / 1000 if deadline is None else deadline,
+            seed,
+        )
+        self._metrics.mazzo_suggest_seconds.labels(level=level).observe(now() - arrived)
+        self._metrics.mazzo_suggestions_total.labels(game=game.name, level=level).inc()
+        self._metrics.mazzo_suggest_simulations_total.labels(level=level).inc(chosen.simulations)
+        return chosen
+
+    def _computer_move(
+        self, game: Game, state: Any, computer: ComputerSeat, randomness: MoveRandomness
+    ) -> Any:
+        arrived = now()
+        budget_ms = computer.budget_ms
+        if randomness.derived:  # a retry must think the same: simulations decide
+            simulations = budget_ms * RETRY_SIMULATIONS_PER_MS
+            deadline = arrived + RETRY_TIME_LIMIT_SECONDS
+        else:
+            simulations, deadline = UNLIMITED_SIMULATIONS, arrived + budget_ms / 1000
+        # A seeded game (or one with explicit decks) is reproducible, its computers'
+        # choices too: seeded by the position. Otherwise the call's randomness.
+        seed = randomness.next_u64() if state.fresh_draws else _position_seed(state)
+        chosen = self._choose(
+            game,
+            state,
+            computer.seat,
+            computer.level,
+            budget_ms,
+            simulations=simulations,
+            seed=seed,
+            arrived=arrived,
+            deadline=deadline,
+        )
+        return chosen.move
+
+    def _move_on(
+        self,
+        game: Game,
+        state: Any,
+        table: Table,
+        randomness: MoveRandomness,
+        *,
+        for_late_seat: bool = False,
+    ) -> tuple[Any, Table, list[Event], int]:
+        """Play the computer seats until a person's seat is to play or the game ends;
+        with ``for_late_seat`` first the seat to play if its time ran out (Advance).
+        Returns the state, the table, the events and the number of moves played."""
+        events: list[Event] = []
+        moves = 0
+        while table.forfeited_side is None:
+            to_play = game.status(state).seat_to_play
+            if to_play is None:
+                break
+            computer = table.computer(to_play)
+            if computer is None:
+                # Only the turn the call found can be late: a later one began now.
+                if not (for_late_seat and moves == 0 and self._late(table)):
+                    break
+                on_timeout = table.clock.on_timeout if table.clock else DEFAULT_TIMEOUT_LEVEL
+                if on_timeout == FORFEIT:
+                    table = table._replace(forfeited_side=state.rules.side_of(to_play))
+                    break
+                budget = min(DEFAULT_SUGGEST_MS, self._max_suggest_ms)
+                computer = ComputerSeat(to_play, on_timeout, budget)
+            move = self._computer_move(game, state, computer, randomness)
+            with _rule_errors():
+                state, played = game.apply(
+                    state, move, randomness.next_u64() if state.fresh_draws else None
+                )
+            self._count_move(game.name, "applied")
+            events.extend(played)
+            moves += 1
+        return state, table, events, moves
+
+    def _randomness(self, request: pb.PlayRequest | pb.AdvanceRequest) -> MoveRandomness:
+        """Fresh randomness, or with an idempotency key the same for the same call."""
+        key = request.idempotency_key
+        if not key:
+            return MoveRandomness()
+        check_idempotency_key(key)
+        move = b""
+        if isinstance(request, pb.PlayRequest):
+            move = request.move.SerializeToString(deterministic=True)
+        context = (request.DESCRIPTOR.name.encode(), request.state, move, key)
+        return MoveRandomness(self._retry_secret, context)
+
+    def _table_from_request(self, request: pb.NewGameRequest, players: int) -> Table:
+        """The computers and the clock NewGame asks for, checked."""
+        computers: list[ComputerSeat] = []
+        for asked in request.computers:
+            if not 0 <= asked.seat < players or any(c.seat == asked.seat for c in computers):
+                raise ApiError.invalid(
+                    ServiceReason.INVALID_COMPUTERS,
+                    Text(
+                        "computer seat {seat} is not a seat of this game or is given twice",
+                        seat=asked.seat,
+                    ),
+                    seat=str(asked.seat),
+                )
+            level = asked.level or DEFAULT_LEVEL
+            _check_level(level)
+            if asked.budget_ms < 0:
+                raise ApiError.invalid(ServiceReason.INVALID_BUDGET, "budget_ms must be 0 or more")
+            budget_ms = min(
+                asked.budget_ms or DEFAULT_SUGGEST_MS, self._max_suggest_ms, MAX_COMPUTER_BUDGET_MS
+            )
+            computers.append(ComputerSeat(asked.seat, level, budget_ms))
+        if len(computers) >= players:
+            raise ApiError.invalid(
+                ServiceReason.INVALID_COMPUTERS, "at least one seat must be left to a person"
+            )
+        clock = None
+        if request.HasField("clock"):
+            asked_clock = request.clock
+            if not 1 <= asked_clock.move_seconds <= MAX_MOVE_SECONDS:
+                raise ApiError.invalid(
+                    ServiceReason.INVALID_CLOCK,
+                    Text(
+                        "move_seconds must be 1 to {limit}, not {value}",
+                        limit=MAX_MOVE_SECONDS,
+                        value=asked_clock.move_seconds,
+                    ),
+                )
+            on_timeout = asked_clock.on_timeout or DEFAULT_TIMEOUT_LEVEL
+            if on_timeout != FORFEIT:
+                _check_level(on_timeout, also=FORFEIT)
+            clock = Clock(asked_clock.move_seconds, on_timeout)
+        return Table(tuple(sorted(computers)), clock)
+
+    def _table_refusal(self, record: Record, game: Game, move: Any) -> ApiError | None:
+        """Why the table forbids ``move`` (a lost game, a computer's seat, a late
+        move), as FAILED_PRECONDITION, or None."""
+        table = record.table
+        if table.empty:
+            return None
+        if table.forfeited_side is not None:
+            return ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, N_("the game is over")))
+        if table.computer(move.seat) is not None:
+            return ApiError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                ServiceReason.COMPUTER_SEAT,
+                Text("seat {seat} is played by the server", seat=move.seat),
+                {"seat": str(move.seat)},
+            )
+        if move.seat == game.status(record.state).seat_to_play and self._late(table):
+            assert table.clock is not None
+            return ApiError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                ServiceReason.TIME_EXPIRED,
+                Text("seat {seat}'s time for this move ran out: Advance plays it", seat=move.seat),
+                {"seat": str(move.seat), "deadline": _rfc3339(table.clock.deadline_ms)},
+            )
+        return None
 
     # -------------------------------------------------------------- who may do what
 
@@ -262,6 +501,10 @@ class EngineHandlers:
                 fresh=not seeded and not decks,
             )
             seat = self._events_seat(request, None, rules.players)
+        table = self._table_from_request(request, rules.players)
+        # A computer that leads plays now: a caller never has to Advance a new game.
+        state, table, played, plies = self._move_on(game, state, table, MoveRandomness())
+        events = [*events, *played]
         self._metrics.mazzo_games_started_total.labels(game=name).inc()
         game_id = os.urandom(GAME_ID_BYTES)
         response = pb.NewGameResponse(
@@ -274,33 +517,75 @@ class EngineHandlers:
             response.seed = request.seed
         if seat is not None or self.require_seat_credentials:
             events = events_for(events, seat)
-        return self._with_new_state(response, game, (state, game_id, 0), events)
+        return self._with_new_state(response, game, (state, game_id, plies, table), events)
 
     def play(self, request: pb.PlayRequest) -> pb.PlayResponse:
         record, game, scope, move = self._requested_move(
             request, N_("seat {scope}'s credential may not play for seat {seat}")
         )
-        state = record.state
+        state, table = record.state, record.table
         seat = self._events_seat(request, scope, state.rules.players)
+        randomness = self._randomness(request)
+        refusal = self._table_refusal(record, game, move)
+        if refusal is not None:
+            self._count_move(game.name, "refused")
+            raise refusal
         try:
             # A game without a seed deals and draws with fresh randomness, drawn here.
-            state, events = game.apply(state, move, random_u64() if state.fresh_draws else None)
+            entropy = randomness.next_u64() if state.fresh_draws else None
+            state, events = game.apply(state, move, entropy)
         except IllegalMove as error:
             self._count_move(game.name, "refused")
             raise ApiError.from_rule_error(error) from error
         except RuleError as error:
             raise ApiError.from_rule_error(error) from error
         self._count_move(game.name, "applied")
+        plies = 1
+        if table.computers:
+            state, table, played, moves = self._move_on(game, state, table, randomness)
+            events = [*events, *played]
+            plies += moves
         if seat is not None or self.require_seat_credentials:
             events = events_for(events, seat)
         return self._with_new_state(
-            pb.PlayResponse(), game, (state, record.game_id, record.ply + 1), events
+            pb.PlayResponse(), game, (state, record.game_id, record.ply + plies, table), events
+        )
+
+    def advance(self, request: pb.AdvanceRequest) -> pb.AdvanceResponse:
+        """The computer seats' moves and a late seat's, up to a person's turn in time."""
+        record = self._open(request.state)
+        game = game_of(record.state)
+        # Advance acts for no person: a credential (optional) only scopes the events.
+        scope = (
+            self._seats.seat_of(request.seat_credential, record.game_id)
+            if request.seat_credential
+            else None
+        )
+        _check_ply(request, record)
+        seat = self._events_seat(request, scope, record.state.rules.players)
+        randomness = self._randomness(request)
+        state, table, events, moves = self._move_on(
+            game, record.state, record.table, randomness, for_late_seat=True
+        )
+        if not moves and table == record.table:  # nothing to do: the same token
+            response = pb.AdvanceResponse(state=request.state)
+            _write_status(response.status, game, state, record.game_id, record.ply, record.table)
+            return response
+        if seat is not None or self.require_seat_credentials:
+            events = events_for(events, seat)
+        return self._with_new_state(
+            pb.AdvanceResponse(), game, (state, record.game_id, record.ply + moves, table), events
         )
 
     def validate(self, request: pb.ValidateRequest) -> pb.ValidateResponse:
         record, game, _, move = self._requested_move(
             request, N_("seat {scope}'s credential may not validate a move for seat {seat}")
         )
+        refusal = self._table_refusal(record, game, move)
+        if refusal is not None:
+            self._count_move(game.name, "illegal")
+            message = refusal.localized()
+            return pb.ValidateResponse(legal=False, reason=refusal.reason, message=message)
         try:
             game.resolve(record.state, move)
         except IllegalMove as error:
@@ -322,7 +607,7 @@ class EngineHandlers:
         game = game_of(state)
         scope = self._seat_scope(request, record)
         status = game.status(state)
-        if status.seat_to_play is None:
+        if status.seat_to_play is None or record.table.forfeited_side is not None:
             raise ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, N_("the game is over")))
         # The moves show the hand of the seat to play: only that seat may list them.
         _check_seat_permitted(
@@ -338,15 +623,21 @@ class EngineHandlers:
     def view(self, request: pb.ViewRequest) -> pb.ViewResponse:
         record = self._open(request.state)
         state = record.state
-        _check_seat_permitted(
-            self._seat_scope(request, record),
-            request.seat,
-            N_("seat {scope}'s credential may not view seat {seat}"),
-        )
-        with _rule_errors():
-            seen = game_of(state).view(state, request.seat)
-        response = pb.ViewResponse(view=codec.view_to_pb(seen))
+        game = game_of(state)
+        if request.spectator:  # public: no credential needed
+            response = pb.ViewResponse(view=codec.view_to_pb(public_view(game, state)))
+            response.view.spectator = True
+        else:
+            _check_seat_permitted(
+                self._seat_scope(request, record),
+                request.seat,
+                N_("seat {scope}'s credential may not view seat {seat}"),
+            )
+            with _rule_errors():
+                seen = game.view(state, request.seat)
+            response = pb.ViewResponse(view=codec.view_to_pb(seen))
         _write_version(response.view.status, record.game_id, record.ply)
+        _write_table(response.view.status, record.table)
         return response
 
     def suggest(self, request: pb.SuggestRequest) -> pb.SuggestResponse:
@@ -361,25 +652,16 @@ class EngineHandlers:
         )
         game = game_of(state)
         level = request.level or DEFAULT_LEVEL
-        if level not in PLAYERS:
-            raise ApiError.invalid(
-                ServiceReason.INVALID_LEVEL,
-                Text(
-                    "no player level {level}; levels: {levels}",
-                    level=repr(level),
-                    levels=", ".join(PLAYERS),
-                ),
-                levels=",".join(PLAYERS),
-            )
+        _check_level(level)
         if request.budget_ms < 0 or request.simulations < 0:
             raise ApiError.invalid(
                 ServiceReason.INVALID_BUDGET, "budget_ms and simulations must be 0 or more"
             )
         budget_ms = min(request.budget_ms or DEFAULT_SUGGEST_MS, self._max_suggest_ms)
         with _rule_errors():
-            seen = game.view(state, request.seat)
+            check_seat(request.seat, state.rules.players)
             to_play = game.status(state).seat_to_play
-            if to_play is None:
+            if to_play is None or record.table.forfeited_side is not None:
                 raise IllegalMove(Reason.GAME_OVER, N_("the game is over"))
             if request.seat != to_play:
                 raise IllegalMove(
@@ -390,18 +672,16 @@ class EngineHandlers:
                     seat=request.seat,
                 )
         seed = request.seed if request.HasField("seed") else self._seed_source()
-        # The player gets the seat's view, never the state (docs/bots.md).
-        chosen = self._think(
+        chosen = self._choose(
+            game,
+            state,
+            request.seat,
             level,
-            seen,
-            game.legal_moves(state),
-            request.simulations or UNLIMITED_SIMULATIONS,
-            arrived + budget_ms / 1000,
-            seed,
+            budget_ms,
+            simulations=request.simulations or UNLIMITED_SIMULATIONS,
+            seed=seed,
+            arrived=arrived,
         )
-        self._metrics.mazzo_suggest_seconds.labels(level=level).observe(now() - arrived)
-        self._metrics.mazzo_suggestions_total.labels(game=game.name, level=level).inc()
-        self._metrics.mazzo_suggest_simulations_total.labels(level=level).inc(chosen.simulations)
         response = pb.SuggestResponse(
             move=codec.move_to_pb(chosen.move),
             simulations=chosen.simulations,
@@ -449,7 +729,9 @@ def _check_seat_permitted(scope: int | None, seat: int, template: str) -> None:
         )
 
 
-def _check_ply(request: pb.PlayRequest | pb.ValidateRequest, record: Record) -> None:
+def _check_ply(
+    request: pb.PlayRequest | pb.ValidateRequest | pb.AdvanceRequest, record: Record
+) -> None:
     """Compare-and-set: ABORTED when the caller expected the state at another ply."""
     if request.HasField("expected_ply") and request.expected_ply != record.ply:
         raise ApiError(
@@ -464,9 +746,50 @@ def _check_ply(request: pb.PlayRequest | pb.ValidateRequest, record: Record) -> 
         )
 
 
-def _write_status(message: pb.Status, game: Game, state: Any, game_id: bytes, ply: int) -> None:
+def _position_seed(state: Any) -> int:
+    """A seed that only the position decides (for the computers of seeded games)."""
+    return int.from_bytes(hashlib.sha256(dump_state(state)).digest()[:8], "big")
+
+
+def _check_level(level: str, also: str = "") -> None:
+    if level not in PLAYERS:
+        names = ", ".join([*PLAYERS, also] if also else PLAYERS)
+        raise ApiError.invalid(
+            ServiceReason.INVALID_LEVEL,
+            Text("no player level {level}; levels: {levels}", level=repr(level), levels=names),
+            levels=",".join(PLAYERS),
+        )
+
+
+def _rfc3339(epoch_ms: int) -> str:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromMilliseconds(epoch_ms)
+    return stamp.ToJsonString()
+
+
+def _write_status(
+    message: pb.Status, game: Game, state: Any, game_id: bytes, ply: int, table: Table = NO_TABLE
+) -> None:
     codec.write_status(message, game.status(state))
     _write_version(message, game_id, ply)
+    _write_table(message, table)
+
+
+def _write_table(message: pb.Status, table: Table) -> None:
+    """The computer seats, the deadline and a forfeit, over the engine's status."""
+    if table.empty:
+        return
+    message.computer_seats.extend(c.seat for c in table.computers)
+    if table.forfeited_side is not None:
+        lost = table.forfeited_side
+        others = [side for side in range(len(message.scores)) if side != lost]
+        message.ClearField("seat_to_play")
+        message.game_over = True
+        # The winner is the best placed of the other sides (the other one, with two).
+        message.winning_side = max(others, key=lambda side: (message.scores[side], -side))
+        message.forfeited_side = lost
+    elif table.clock is not None and table.clock.deadline_ms:
+        message.deadline.FromMilliseconds(table.clock.deadline_ms)
 
 
 def _write_version(message: pb.Status, game_id: bytes, ply: int) -> None:

@@ -159,19 +159,19 @@ class Metrics:
         )
         self.mazzo_suggestions_total = Counter(
             "mazzo_suggestions_total",
-            "Suggest calls answered, by game and level.",
+            "Moves chosen by a player: Suggest calls and computer seats' moves, by game and level.",
             ("game", "level"),
             registry=self.registry,
         )
         self.mazzo_suggest_simulations_total = Counter(
             "mazzo_suggest_simulations_total",
-            "Simulated deals played out by Suggest, by level.",
+            "Simulated deals played out by Suggest and the computer seats, by level.",
             ("level",),
             registry=self.registry,
         )
         self.mazzo_suggest_seconds = Histogram(
             "mazzo_suggest_seconds",
-            "Time to choose a move, from the call's arrival (where the budget starts), by level.",
+            "Time to choose a move, from the call's arrival (a computer: its turn's), by level.",
             ("level",),
             registry=self.registry,
             buckets=SUGGEST_BUCKETS,

@@ -29,13 +29,18 @@ from mazzo.engine.errors import Text
 from mazzo.engine.events import Event
 from mazzo.engine.game import outside
 from mazzo.service.errors import ApiError, ServiceReason
+from mazzo.service.table import NO_TABLE, Table, dump_table, load_table
 
 GAME_ID_BYTES = 12
 MAC_BYTES = 16
 #: The HKDF purpose of the seat credentials' keys: never the state keys themselves.
 CREDENTIAL_PURPOSE = b"mazzo seat credential v1"
+#: Format 1: the header, then the state. Format 2 (a game with computer seats or a
+#: clock): the header, the table's length (2 bytes) and bytes, then the state.
 _RECORD_FORMAT = 1
+_TABLED_RECORD_FORMAT = 2
 _RECORD = struct.Struct(f">B{GAME_ID_BYTES}sI")  # format, game id, ply
+_TABLE_LENGTH = struct.Struct(">H")
 #: The largest ply a token may hold: Status.ply is an int32, and a Play answers
 #: with the ply after it. No game comes near (a hand is 40 plies at most).
 MAX_PLY = 2**31 - 2
@@ -48,16 +53,27 @@ class Record(NamedTuple):
     game_id: bytes
     ply: int
     sealed_at: int
+    table: Table = NO_TABLE
 
 
-def dump_record(state: Any, game_id: bytes, ply: int) -> bytes:
-    """The payload a token seals: the record header, then the engine's state bytes."""
-    return _RECORD.pack(_RECORD_FORMAT, game_id, ply) + dump_state(state)
+def dump_record(state: Any, game_id: bytes, ply: int, table: Table = NO_TABLE) -> bytes:
+    """The payload a token seals: the record header, the table if there is one,
+    then the engine's state bytes."""
+    if table.empty:
+        return _RECORD.pack(_RECORD_FORMAT, game_id, ply) + dump_state(state)
+    raw = dump_table(table)
+    header = _RECORD.pack(_TABLED_RECORD_FORMAT, game_id, ply) + _TABLE_LENGTH.pack(len(raw))
+    return header + raw + dump_state(state)
 
 
 def load_record(payload: bytes) -> tuple[Any, bytes, int]:
     """(state, game id, ply) from :func:`dump_record`'s bytes; STATE_CORRUPT if not."""
-    if len(payload) < _RECORD.size or payload[0] != _RECORD_FORMAT:
+    return load_tabled_record(payload)[:3]
+
+
+def load_tabled_record(payload: bytes) -> tuple[Any, bytes, int, Table]:
+    """(state, game id, ply, table) from :func:`dump_record`'s bytes; STATE_CORRUPT if not."""
+    if len(payload) < _RECORD.size or payload[0] not in (_RECORD_FORMAT, _TABLED_RECORD_FORMAT):
         raise InvalidInput(Reason.STATE_CORRUPT, "the state has no game id and ply")
     _, game_id, ply = _RECORD.unpack_from(payload)
     # The header is range-checked like the engine's fields: an authentic token
@@ -67,7 +83,15 @@ def load_record(payload: bytes) -> tuple[Any, bytes, int]:
         raise InvalidInput(
             Reason.STATE_CORRUPT, "the state is inconsistent: {problems}", problems=problems[0]
         )
-    return load_state(payload[_RECORD.size :]), game_id, ply
+    at, table = _RECORD.size, NO_TABLE
+    if payload[0] == _TABLED_RECORD_FORMAT:
+        if len(payload) < at + _TABLE_LENGTH.size:
+            raise InvalidInput(Reason.STATE_CORRUPT, "the state's table is cut short")
+        (length,) = _TABLE_LENGTH.unpack_from(payload, at)
+        at += _TABLE_LENGTH.size
+        table = load_table(payload[at : at + length])
+        at += length
+    return load_state(payload[at:]), game_id, ply, table
 
 
 def game_id_text(game_id: bytes) -> str:

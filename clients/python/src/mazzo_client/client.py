@@ -13,7 +13,14 @@ from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client._gen.mazzo.v1 import engine_pb2_grpc
 from mazzo_client.channels import TLS, ChannelOptions, Metadata, merged
 from mazzo_client.errors import MazzoError
-from mazzo_client.messages import game_options, new_game_request, suggest_request
+from mazzo_client.messages import (
+    advance_request,
+    game_options,
+    new_game_request,
+    play_request,
+    suggest_request,
+    table_fields,
+)
 
 Response = TypeVar("Response")
 
@@ -97,6 +104,8 @@ class MazzoClient:
         seed: int | None = None,
         decks: Iterable[Sequence[str]] = (),
         first_dealer: int | None = None,
+        computers: Iterable[pb.ComputerSeat] = (),
+        clock: pb.Clock | None = None,
         metadata: Metadata | None = None,
         timeout: float | None = None,
         **fields: Any,
@@ -105,9 +114,12 @@ class MazzoClient:
         message, e.g. ``pb.BriscolaOptions(target=2)``; default Scopa's). ``scopa=`` and
         ``tressette=`` are the keywords of earlier releases, the same as ``options=``.
 
-        Any other field of NewGameRequest may be given by its proto name.
+        ``computers`` (see :func:`mazzo_client.computer`) are the seats the server
+        plays itself; ``clock`` times the people's moves. Any other field of
+        NewGameRequest may be given by its proto name.
         """
         chosen = game_options(options, {"scopa": scopa, "tressette": tressette})
+        fields = table_fields(computers, clock, fields)
         request = new_game_request(players, chosen, seed, decks, first_dealer, fields)
         return self._call("NewGame", request, pb.NewGameResponse, metadata, timeout)
 
@@ -118,14 +130,31 @@ class MazzoClient:
         *,
         credential: str = "",
         expected_ply: int | None = None,
+        events_seat: int | None = None,
+        idempotency_key: bytes = b"",
         metadata: Metadata | None = None,
         timeout: float | None = None,
     ) -> pb.PlayResponse:
-        """Check and apply a move: the new state, the events and the status."""
-        request = pb.PlayRequest(
-            state=state, move=move, seat_credential=credential, expected_ply=expected_ply
-        )
+        """Check and apply a move, then the computer seats' up to a person's turn: the
+        new state, the events and the status. ``idempotency_key`` (see
+        :func:`mazzo_client.idempotency_key`) makes a retry answer as the first call."""
+        request = play_request(state, move, credential, expected_ply, events_seat, idempotency_key)
         return self._call("Play", request, pb.PlayResponse, metadata, timeout)
+
+    def advance(
+        self,
+        state: bytes,
+        *,
+        credential: str = "",
+        expected_ply: int | None = None,
+        events_seat: int | None = None,
+        idempotency_key: bytes = b"",
+        metadata: Metadata | None = None,
+        timeout: float | None = None,
+    ) -> pb.AdvanceResponse:
+        """Move the game on without a person: computer seats, and a seat out of time."""
+        request = advance_request(state, credential, expected_ply, events_seat, idempotency_key)
+        return self._call("Advance", request, pb.AdvanceResponse, metadata, timeout)
 
     def validate(
         self,
@@ -158,14 +187,18 @@ class MazzoClient:
     def view(
         self,
         state: bytes,
-        seat: int,
+        seat: int = 0,
         *,
         credential: str = "",
+        spectator: bool = False,
         metadata: Metadata | None = None,
         timeout: float | None = None,
     ) -> pb.ViewResponse:
-        """What one seat may see: its hand, the table, the public summary."""
-        request = pb.ViewRequest(state=state, seat=seat, seat_credential=credential)
+        """What one seat may see: its hand, the table, the public summary; with
+        ``spectator`` the public view (no hand; no credential needed)."""
+        request = pb.ViewRequest(
+            state=state, seat=seat, seat_credential=credential, spectator=spectator
+        )
         return self._call("View", request, pb.ViewResponse, metadata, timeout)
 
     def suggest(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -13,6 +14,63 @@ from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 def move(seat: int, card: str, take: Iterable[str] = ()) -> pb.Move:
     """Spell a move: ``move(0, "10D", ["2C", "8S"])``."""
     return pb.Move(seat=seat, card=card, take=list(take))
+
+
+def computer(seat: int, level: str = "expert", budget_ms: int = 0) -> pb.ComputerSeat:
+    """A seat the server plays itself: ``computer(1, "expert", 100)``."""
+    return pb.ComputerSeat(seat=seat, level=level, budget_ms=budget_ms)
+
+
+def idempotency_key() -> bytes:
+    """A fresh key for one move (16 random bytes): send it again only to retry that move."""
+    return os.urandom(16)
+
+
+def table_fields(
+    computers: Iterable[pb.ComputerSeat], clock: pb.Clock | None, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """``fields`` with NewGame's computer seats and clock added."""
+    table = dict(fields)
+    computers = list(computers)
+    if computers:
+        table["computers"] = computers
+    if clock is not None:
+        table["clock"] = clock
+    return table
+
+
+def play_request(
+    state: bytes,
+    move: pb.Move,
+    credential: str,
+    expected_ply: int | None,
+    events_seat: int | None,
+    key: bytes,
+) -> pb.PlayRequest:
+    return pb.PlayRequest(
+        state=state,
+        move=move,
+        seat_credential=credential,
+        expected_ply=expected_ply,
+        events_seat=events_seat,
+        idempotency_key=key,
+    )
+
+
+def advance_request(
+    state: bytes,
+    credential: str,
+    expected_ply: int | None,
+    events_seat: int | None,
+    key: bytes,
+) -> pb.AdvanceRequest:
+    return pb.AdvanceRequest(
+        state=state,
+        seat_credential=credential,
+        expected_ply=expected_ply,
+        events_seat=events_seat,
+        idempotency_key=key,
+    )
 
 
 def new_game_request(

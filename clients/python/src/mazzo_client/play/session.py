@@ -10,6 +10,7 @@ from typing import TextIO
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client.client import MazzoClient
+from mazzo_client.messages import computer, idempotency_key
 from mazzo_client.play import record
 from mazzo_client.play.lang import N_, _
 from mazzo_client.play.narrate import Narrator
@@ -113,6 +114,15 @@ class Session:
     def human(self) -> int:
         return self.seating.human
 
+    @property
+    def computer_seats(self) -> bool:
+        """Whether the server plays the bots (computer seats): one Play per move of
+        the human. Not for a record (it lists every move as played, which the
+        bots' Suggest gives), a replay (it plays the recorded moves) or a
+        simulations limit (Suggest's)."""
+        settings = self.settings
+        return settings.replay is None and settings.record_path is None and not settings.simulations
+
     def run(self) -> int:
         """Play to the end; 0 when the game ended (and a replay matched its record)."""
         started = self._new_game()
@@ -127,7 +137,11 @@ class Session:
                     else self._bot_move(state, status)
                 )
                 played = self.client.play(
-                    state, move, credential=self.credentials[seat], expected_ply=status.ply
+                    state,
+                    move,
+                    credential=self.credentials[seat],
+                    expected_ply=status.ply,
+                    idempotency_key=idempotency_key(),
                 )
                 self.moves.append(move)
                 state, status = played.state, played.status
@@ -149,6 +163,13 @@ class Session:
             decks=[list(deck.cards) for deck in request.decks],
             first_dealer=request.first_dealer if request.HasField("first_dealer") else None,
             events_seat=self.human,  # the public events and the human's own
+            computers=[
+                computer(seat, self.seating.levels[seat], self.settings.think_ms)
+                for seat in range(request.players)
+                if seat != self.human
+            ]
+            if self.computer_seats
+            else (),
         )
         self.credentials = {c.seat: c.credential for c in started.seat_credentials}
         self.narrator.target = started.status.target

@@ -1,9 +1,12 @@
 // The web table: one person (seat 0) against the bots, through the REST API.
 //
 // Every call follows the TypeScript client's contract (clients/typescript):
-// the human's calls carry seat 0's credential, NewGame and the bots' Plays ask
-// eventsSeat 0, so the page never receives a card seat 0 may not see; each
-// bot's move comes from Suggest with that bot's credential. The page exposes
+// the bots are computer seats, which the server plays itself, so the page
+// holds seat 0's credential and nothing else, and works against a server that
+// requires seat credentials. NewGame asks eventsSeat 0 and every other call
+// carries seat 0's credential, so the page never receives a card seat 0 may
+// not see; each Play answers the person's move and the bots' after it, and
+// carries an idempotency key, so a retried Play deals alike. The page exposes
 // its progress on <body>: data-phase (loading, setup, your-turn, choosing,
 // bots, over, error) and data-settled ("true" once the last events are shown).
 // `?fast=1` shows every event without animation time.
@@ -95,8 +98,14 @@ const api = {
     call("POST", "/v1/games:legalMoves", { state, seatCredential }),
   view: (state, seat, seatCredential) =>
     call("POST", "/v1/games:view", { state, seat, seatCredential }),
-  suggest: (state, seat, options) => call("POST", "/v1/games:suggest", { state, seat, ...options }),
+  advance: (state, options) => call("POST", "/v1/games:advance", { state, ...options }),
 };
+
+/** A fresh idempotency key for one move: 16 random bytes, base64. */
+function idempotencyKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
+}
 
 // ---------------------------------------------------------------- cards
 
@@ -118,7 +127,7 @@ const game = {
   players: 2,
   levels: [],
   state: "",
-  credentials: [],
+  credential: "", // seat 0's: the only one the page holds
   status: null,
   view: null,
   sheet: [], // { hand, sides: [SideScore] }
@@ -478,7 +487,7 @@ function renderSheet(scores) {
 
 /** Refreshes the page from seat 0's view of the new state. */
 async function refresh() {
-  game.view = (await api.view(game.state, HUMAN, game.credentials[HUMAN])).view;
+  game.view = (await api.view(game.state, HUMAN, game.credential)).view;
   game.status = game.view.status;
   render();
 }
@@ -554,32 +563,28 @@ function highlight(codes) {
 }
 
 async function humanTurn() {
-  const { moves } = await api.legalMoves(game.state, game.credentials[HUMAN]);
+  const { moves } = await api.legalMoves(game.state, game.credential);
   const move = await chooseMove(moves);
-  const answer = await api.play(game.state, move, {
-    seatCredential: game.credentials[HUMAN],
-    expectedPly: game.status.ply,
-  });
-  await apply(answer);
-}
-
-async function botTurn(seat) {
   setPhase("bots");
-  const level = game.levels[seat];
-  const { move } = await api.suggest(game.state, seat, {
-    level,
-    budgetMs: level === "expert" ? BUDGET_MS : 0,
-    seatCredential: game.credentials[seat],
+  // One Play: the person's move, then the bots' up to the person's next turn,
+  // answered with the events seat 0 may see only.
+  const answer = await api.play(game.state, move, {
+    seatCredential: game.credential,
+    expectedPly: game.status.ply,
+    idempotencyKey: idempotencyKey(),
   });
-  // The bot's Play answers only what seat 0 may see: no bot card reaches the page.
-  const answer = await api.play(game.state, move, { eventsSeat: HUMAN, expectedPly: game.status.ply });
   await apply(answer);
 }
 
 async function playGame() {
   while (!game.status.gameOver) {
     if (game.status.seatToPlay === HUMAN) await humanTurn();
-    else await botTurn(game.status.seatToPlay);
+    else {
+      // Never after NewGame or a Play (the server played the bots); kept for a
+      // state that stops at a bot's turn all the same.
+      setPhase("bots");
+      await apply(await api.advance(game.state, { seatCredential: game.credential }));
+    }
   }
   const won = game.status.winningSide;
   const mine = won === sideOf(HUMAN);
@@ -590,7 +595,7 @@ async function playGame() {
   setPhase("over");
   document.body.dataset.finalScores = game.status.scores.join(",");
   document.body.dataset.state = game.state;
-  document.body.dataset.seatCredential = game.credentials[HUMAN];
+  document.body.dataset.seatCredential = game.credential;
   settle(true);
 }
 
@@ -618,9 +623,19 @@ async function start(event) {
   $("result").hidden = true;
   delete document.body.dataset.finalScores;
   try {
-    const answer = await api.newGame({ players: game.players, eventsSeat: HUMAN, [info.name]: options });
-    game.credentials = [];
-    for (const { seat, credential } of answer.seatCredentials) game.credentials[seat] = credential;
+    const computers = game.levels.slice(1).map((level, index) => ({
+      seat: index + 1,
+      level,
+      budgetMs: level === "expert" ? BUDGET_MS : 0,
+    }));
+    const answer = await api.newGame({
+      players: game.players,
+      eventsSeat: HUMAN,
+      computers,
+      [info.name]: options,
+    });
+    // Seat 0's credential only: the bots' are of no use to the page.
+    game.credential = answer.seatCredentials.find((c) => c.seat === HUMAN).credential;
     game.state = answer.state;
     game.status = answer.status;
     game.view = null;
