@@ -178,7 +178,8 @@ $(GENERATED): $(PROTOS) tools/gen_proto.py $(INSTALLED)
 # mazzo-client, editable; its build generates its own copy of the gRPC code
 # (mazzo_client._gen), so it is built again whenever the proto changes.
 # --no-build-isolation: the venv's grpcio-tools, the one that built mazzo.v1.
-$(PY_CLIENT): $(INSTALLED) $(PROTOS) clients/python/setup.py clients/python/pyproject.toml
+$(PY_CLIENT): $(INSTALLED) $(PROTOS) clients/python/setup.py clients/python/pyproject.toml \
+		$(wildcard clients/python/src/mazzo_client/play/locale/*/LC_MESSAGES/*.po)
 	$(PY) -m pip install --quiet --no-build-isolation -e clients/python
 	touch $@
 

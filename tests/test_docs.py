@@ -197,8 +197,10 @@ def _request_of(value: dict[str, Any], state: str) -> tuple[str, dict[str, Any]]
     keys = set(value)
     if "state" in keys:
         route = (
-            "/v1/games:play" if "move" in keys
-            else "/v1/games:view" if "seat" in keys
+            "/v1/games:play"
+            if "move" in keys
+            else "/v1/games:view"
+            if "seat" in keys
             else "/v1/games:legalMoves"
         )
         return route, _with_state(value, state)

@@ -38,8 +38,8 @@ def test_start_up_cancels_out_and_the_rest_is_divided_by_the_work(
 @pytest.mark.parametrize("workload", sorted(instructions.WORKLOADS))
 def test_each_workload_does_more_work_at_its_larger_size(workload: str) -> None:
     small, large = instructions.WORKLOADS[workload][1]
-    assert 0 < instructions.run_workload(workload, small) < instructions.run_workload(
-        workload, large
+    assert (
+        0 < instructions.run_workload(workload, small) < instructions.run_workload(workload, large)
     )
 
 

@@ -153,9 +153,7 @@ def _python_run_by(command: str) -> list[str]:
 def _module_name(path: Path) -> str:
     for root in sorted(MODULE_ROOTS, key=lambda r: len(r.parts), reverse=True):
         if path.is_relative_to(root):
-            return ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(
-                ".__init__"
-            )
+            return ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
     raise AssertionError(path)
 
 

@@ -27,6 +27,8 @@ REPOSITORY_PROTO = HERE.parent.parent / "proto"
 PROTO = HERE / "proto"
 GENERATED = HERE / "src" / "mazzo_client" / "_gen"
 GENERATED_PACKAGE = "mazzo_client._gen"
+#: `mazzo play`'s gettext catalogs (locale/<lang>/LC_MESSAGES/mazzo_play.po, .mo built).
+CATALOGS = HERE / "src" / "mazzo_client" / "play" / "locale"
 IMPORT_OF_GENERATED = re.compile(r"^(from|import) (mazzo(?:\.\w+)*)\b", re.MULTILINE)
 
 
@@ -94,9 +96,22 @@ def runtime_requirements() -> list[str]:
     return [*pinned, "googleapis-common-protos>=1.63,<2"]
 
 
+def compile_catalogs() -> None:
+    """The `mazzo play` catalogs, .po to the .mo that stdlib gettext reads (Babel's compiler)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po_path in CATALOGS.glob("*/LC_MESSAGES/*.po"):
+        with po_path.open("rb") as po:
+            catalog = read_po(po, locale=po_path.parent.parent.name)
+        with po_path.with_suffix(".mo").open("wb") as mo:
+            write_mo(mo, catalog)
+
+
 class BuildWithGeneratedCode(build_py):
     def run(self) -> None:
         generate()
+        compile_catalogs()
         super().run()
 
 
@@ -108,6 +123,7 @@ class SdistWithProto(sdist):
 
 stage_protos()
 make_package_folders()
+compile_catalogs()
 setup(
     # mazzo_client.play is `mazzo play`, the console script's package.
     packages=["mazzo_client", "mazzo_client.play", *proto_packages()],

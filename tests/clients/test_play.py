@@ -374,13 +374,13 @@ def test_escoba_offers_to_lay_a_card_that_could_take(server: Served) -> None:
         server.grpc_target,
         answers="1\n3\nq\n",
     )
-    assert "1) seis de oros [6D]: 2 ways to take or lay it" in run.out
-    assert "With seis de oros [6D] you may:" in run.out
+    assert "1) six of coins [6D]: 2 ways to take or lay it" in run.out
+    assert "With six of coins [6D] you may:" in run.out
     assert "  3) lay it on the table without taking" in run.out
-    after = run.out.split("You play seis de oros [6D].\n", 1)[1]
+    after = run.out.split("You play six of coins [6D].\n", 1)[1]
     assert not after.startswith("  You take")
     # Laid, it lies on the table: at the next board, or taken from it by the bot.
-    assert re.search(r"^(Table: |  Seat 1 \(random\) takes ).*seis de oros \[6D\]", after, re.M)
+    assert re.search(r"^(Table: |  Seat 1 \(random\) takes ).*six of coins \[6D\]", after, re.M)
 
 
 @pytest.mark.parametrize(

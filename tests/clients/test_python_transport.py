@@ -72,17 +72,23 @@ class EchoEngine(engine_pb2_grpc.EngineServicer):
     def __init__(self) -> None:
         self.release = threading.Event()
 
-    def GetCatalog(self, request: pb.GetCatalogRequest, context: grpc.ServicerContext) -> pb.GetCatalogResponse:  # noqa: N802, E501
+    def GetCatalog(
+        self, request: pb.GetCatalogRequest, context: grpc.ServicerContext
+    ) -> pb.GetCatalogResponse:  # noqa: N802, E501
         sent = [f"{k}={v}" for k, v in context.invocation_metadata() if k.startswith("x-")]
         peer = [name.decode() for name in context.auth_context().get("x509_common_name", [])]
         return pb.GetCatalogResponse(
             games=[pb.GameInfo(name="echo", title=" ".join(peer), description=" ".join(sent))]
         )
 
-    def NewGame(self, request: pb.NewGameRequest, context: grpc.ServicerContext) -> pb.NewGameResponse:  # noqa: N802, E501
+    def NewGame(
+        self, request: pb.NewGameRequest, context: grpc.ServicerContext
+    ) -> pb.NewGameResponse:  # noqa: N802, E501
         return pb.NewGameResponse(state=request.SerializeToString())  # the request as received
 
-    def LegalMoves(self, request: pb.LegalMovesRequest, context: grpc.ServicerContext) -> pb.LegalMovesResponse:  # noqa: N802, E501
+    def LegalMoves(
+        self, request: pb.LegalMovesRequest, context: grpc.ServicerContext
+    ) -> pb.LegalMovesResponse:  # noqa: N802, E501
         self.release.wait(RELEASE_TIMEOUT)
         return pb.LegalMovesResponse()
 
@@ -129,7 +135,8 @@ def mutual_tls(ca: Pem) -> Iterator[Served]:
     """A server that asks every client for a certificate signed by ``ca``."""
     server = issue(SERVER_NAME, ca)
     credentials = grpc.ssl_server_credentials(
-        [(server.key, server.certificate)], root_certificates=ca.certificate,
+        [(server.key, server.certificate)],
+        root_certificates=ca.certificate,
         require_client_auth=True,
     )
     yield from serve(credentials)

@@ -55,7 +55,6 @@ def test_typescript_client_plays_whole_games_against_a_live_server(rest_url: str
     assert "✔ suggest answers a legal move" in report, report
 
 
-
 def test_readme_typescript_snippet_plays_a_game(rest_url: str) -> None:
     readme = (REPO / "README.md").read_text()
     (snippet,) = re.findall(r"^```js\n(.*?)^```$", readme, re.MULTILINE | re.DOTALL)

@@ -28,9 +28,7 @@ def test_with_the_stock_empty_two_players_see_the_whole_state(rules: ScopaRules)
     state = next(last_rounds(rules, range(1, 50)))
     seen = SCOPA.view(state, state.to_play)
     assert endgame.solvable(seen)
-    suggestion = suggest(
-        "expert", seen, SCOPA.legal_moves(state), Budget(10**6), random.Random(1)
-    )
+    suggestion = suggest("expert", seen, SCOPA.legal_moves(state), Budget(10**6), random.Random(1))
     assert suggestion.move in SCOPA.legal_moves(state)
     assert suggestion.simulations > 0
     assert suggestion.expected_points is not None

@@ -299,6 +299,7 @@ def test_every_field_kind_parses_back_as_json_format_does(
 
 # ---------------------------------------------------------------- any JSON: same verdicts
 
+
 class Literal(str):
     """JSON text that render() writes as it is: what json.dumps cannot write."""
 

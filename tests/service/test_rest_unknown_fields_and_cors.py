@@ -177,7 +177,9 @@ def test_without_cors_origins_no_cors_headers_are_given(rest_port: int) -> None:
 
 def test_a_star_allows_any_origin_without_naming_it(any_origin_stack: Stack) -> None:
     port = any_origin_stack.http_port
-    status, headers = _headers(port, "POST", "/v1/games", {"scopa": {}}, Origin="http://x.test:5173")
+    status, headers = _headers(
+        port, "POST", "/v1/games", {"scopa": {}}, Origin="http://x.test:5173"
+    )
     assert status == 200
     assert headers["access-control-allow-origin"] == "*"
 

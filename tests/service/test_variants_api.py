@@ -11,8 +11,8 @@ from typing import Any
 import grpc
 import pytest
 
-from mazzo.engine.cards import DECK
-from mazzo.engine.faces import card_index, card_name
+from mazzo.engine.cards import DECK, Card
+from mazzo.engine.faces import card_index
 from mazzo.engine.scopa_rules import (
     DEFAULT_PLAYERS,
     TITLES,
@@ -24,6 +24,7 @@ from mazzo.engine.scopa_rules import (
     preset_values,
 )
 from mazzo.engine.scopa_rules import ScopaRules as Rules
+from mazzo.service import i18n
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
 from tests.service.support import (
@@ -40,6 +41,12 @@ from tests.service.support import (
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 VARIANTS = [pb.ScopaVariant.Name(v) for v in pb.ScopaVariant.values() if v]
 Stub = engine_pb2_grpc.EngineStub
+
+
+def english_name(card: Card, face: Face) -> str:
+    """A card's name when the call names no language: English, with the face's ranks and suits."""
+    with i18n.speaking(i18n.DEFAULT_LOCALE):
+        return i18n.card_name(card, face)
 
 
 def engine_variant(wire: str) -> Variant:
@@ -110,7 +117,7 @@ def test_rest_new_game_as_in_the_brief_starts_cirulla(rest_port: int):
         c for pile in seen["piles"] for c in pile["cards"]
     }
     for code, name in seen["cardNames"].items():
-        assert name == card_name(DECK[ALL_CARDS.index(code)], Face.FRENCH)
+        assert name == english_name(DECK[ALL_CARDS.index(code)], Face.FRENCH)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -418,10 +425,14 @@ def test_the_catalog_lists_every_face_with_forty_card_names(stub: Stub, rest_por
     for wire, info in faces.items():
         face = Face(wire.removeprefix("FACE_").lower())
         assert [c.code for c in info.cards] == list(ALL_CARDS)
-        assert [c.name for c in info.cards] == [card_name(c, face) for c in DECK]
+        assert [c.name for c in info.cards] == [english_name(c, face) for c in DECK]
         assert [c.index for c in info.cards] == [card_index(c, face) for c in DECK]
         assert len({c.name for c in info.cards}) == 40
-    spanish = {c.code: c for c in faces["FACE_SPANISH"].cards}
+    in_spanish = stub.GetCatalog(
+        pb.GetCatalogRequest(), timeout=10, metadata=(("accept-language", "es"),)
+    )
+    (scopa_es,) = [g for g in in_spanish.games if g.name == "scopa"]
+    spanish = {c.code: c for f in scopa_es.faces if f.name == "FACE_SPANISH" for c in f.cards}
     assert (spanish["8S"].name, spanish["8S"].index) == ("sota de espadas", "10")
     french = {c.code: c for c in faces["FACE_FRENCH"].cards}
     assert (french["9C"].name, french["9C"].index) == ("queen of hearts", "Q")
@@ -451,12 +462,14 @@ def test_views_carry_the_face_and_the_names_of_every_card_shown(stub: Stub):
         shown = set(seen.hand) | set(seen.scopa.table) | {c for p in seen.piles for c in p.cards}
         assert set(seen.card_names) == shown
         for code in shown:
-            assert seen.card_names[code] == card_name(DECK[ALL_CARDS.index(code)], Face.SPANISH)
+            assert seen.card_names[code] == english_name(DECK[ALL_CARDS.index(code)], Face.SPANISH)
 
 
 def test_the_face_is_a_switch_of_its_own(stub: Stub):
     game = new_game(stub, variant=pb.SCOPA_VARIANT_CIRULLA, face=pb.FACE_SPANISH)
-    seen = stub.View(pb.ViewRequest(state=game.state, seat=0), timeout=10).view
+    seen = stub.View(
+        pb.ViewRequest(state=game.state, seat=0), timeout=10, metadata=(("accept-language", "es"),)
+    ).view
     assert seen.face == pb.FACE_SPANISH
     assert all(" de " in name for name in seen.card_names.values())
 

@@ -413,20 +413,25 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
         # Clients that keep sending on kept-alive connections, too: a draining
         # worker closes each after one more answer instead of waiting for a pause.
         kept_alive: list[str] = []
-        streams = [
-            threading.Thread(target=_grpc_stream, args=(served.grpc_target, stop, outcomes))
-            for outcomes in grpc_outcomes
-        ] + [
-            threading.Thread(
-                target=_rest_stream, args=(served.ports["REST"], stop, rest_outcomes, rest_workers)
-            )
-            for _ in range(streams_per_transport)
-        ] + [
-            threading.Thread(
-                target=keep_alive_stream, args=(served.ports["REST"], stop, kept_alive)
-            )
-            for _ in range(streams_per_transport)
-        ]
+        streams = (
+            [
+                threading.Thread(target=_grpc_stream, args=(served.grpc_target, stop, outcomes))
+                for outcomes in grpc_outcomes
+            ]
+            + [
+                threading.Thread(
+                    target=_rest_stream,
+                    args=(served.ports["REST"], stop, rest_outcomes, rest_workers),
+                )
+                for _ in range(streams_per_transport)
+            ]
+            + [
+                threading.Thread(
+                    target=keep_alive_stream, args=(served.ports["REST"], stop, kept_alive)
+                )
+                for _ in range(streams_per_transport)
+            ]
+        )
         for stream in streams:
             stream.start()
         try:

@@ -33,10 +33,14 @@ def _executable(name: str) -> str:
 
 
 @contextmanager
-def chromium(*, network_log: bool = False) -> Iterator[WebDriver]:
+def chromium(*, network_log: bool = False, languages: str | None = None) -> Iterator[WebDriver]:
     """Headless Chromium with a fresh profile; its console kept, and with
-    ``network_log`` its DevTools network events too (``get_log("performance")``)."""
+    ``network_log`` its DevTools network events too (``get_log("performance")``);
+    ``languages`` ("es-ES,es"): the browser's languages (navigator.languages)."""
     options = webdriver.ChromeOptions()
+    if languages:
+        options.add_argument(f"--lang={languages.split(',')[0]}")
+        options.add_experimental_option("prefs", {"intl.accept_languages": languages})
     options.binary_location = _executable("chromium")
     profile = tempfile.mkdtemp(prefix="mazzo-chromium-")
     for flag in (

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from mazzo.engine import deal, options, packing
 from mazzo.engine.cards import BATONS, COINS, CUPS, DECK, RANK_OF, SUIT_OF, SWORDS, Card
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import InvalidInput, Reason, Text
 from mazzo.engine.events import (
     BriscolaSideScore,
     CardDrawn,
@@ -102,7 +102,8 @@ class BriscolaRules:
         if type(self.players) is not int or self.players not in PLAYER_COUNTS:
             raise InvalidInput(
                 Reason.INVALID_PLAYERS,
-                f"Briscola is played by 2, 3 or 4 players, not {self.players}",
+                "Briscola is played by 2, 3 or 4 players, not {players}",
+                players=self.players,
             )
         options.check(self)
 
@@ -499,7 +500,7 @@ def _decode(data: memoryview) -> BriscolaState:
     )
 
 
-def _inconsistencies(state: BriscolaState) -> list[str]:
+def _inconsistencies(state: BriscolaState) -> list[Text]:
     """What makes the state one no game can reach."""
     rules = state.rules
     players = rules.players
@@ -513,21 +514,21 @@ def _inconsistencies(state: BriscolaState) -> list[str]:
     ]
     expected = set(DECK) - {rules.removed}
     if len(cards) != len(expected) or set(cards) != expected:
-        problems.append(f"the {len(expected)} cards are not there once each")
+        problems.append(Text("the {count} cards are not there once each", count=len(expected)))
     if state.turn_up is not None and state.turn_up != state.trump:
-        problems.append("the turn-up is not the trump card")
+        problems.append(Text("the turn-up is not the trump card"))
     if state.turn_up is None and state.stock:
-        problems.append("a stock without its turn-up")
+        problems.append(Text("a stock without its turn-up"))
     if state.stock_size % players:
-        problems.append("a stock that does not end at a round of draws")
+        problems.append(Text("a stock that does not end at a round of draws"))
     if not (0 <= state.dealer < players and 0 <= state.leader < players):
-        problems.append("seat out of range")
+        problems.append(Text("seat out of range"))
     if state.winner is not None and not 0 <= state.winner < rules.sides:
-        problems.append("winner out of range")
+        problems.append(Text("winner out of range"))
     if len(state.trick) >= players or state.to_play != (state.leader + len(state.trick)) % players:
-        problems.append("the trick does not fit the turn")
+        problems.append(Text("the trick does not fit the turn"))
     elif not _hands_fit_trick(state):
-        problems.append("hand sizes do not fit the trick")
+        problems.append(Text("hand sizes do not fit the trick"))
     return problems
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import N_, InvalidInput, Reason
 
 SUITS = "DCSB"
 COINS, CUPS, SWORDS, BATONS = range(4)
@@ -42,7 +42,8 @@ class Card(int):
         if card is None:
             raise InvalidInput(
                 Reason.INVALID_CARD,
-                f"{text!r} is not a card: write rank 1..10 then suit D, C, S or B, e.g. '7D'",
+                "{text} is not a card: write rank 1..10 then suit D, C, S or B, e.g. '7D'",
+                text=repr(text),
             )
         return card
 
@@ -85,7 +86,7 @@ def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
     if len(set(cards)) != len(cards):
         twice = sorted({c for c in cards if cards.count(c) > 1})
         raise InvalidInput(
-            Reason.DUPLICATE_CARD, f"card(s) named twice: {' '.join(map(str, twice))}"
+            Reason.DUPLICATE_CARD, "card(s) named twice: {cards}", cards=format_cards(twice)
         )
     return cards
 
@@ -98,8 +99,14 @@ def check_full_deck(cards: tuple[Card, ...]) -> None:
     """A deck order must hold each of the 40 cards exactly once."""
     if len(cards) != DECK_SIZE or set(cards) != set(DECK):
         missing = sorted(set(DECK) - set(cards))
+        template = (
+            N_("a deck must hold the 40 cards once each; got {count} cards, missing {missing}")
+            if missing
+            else N_("a deck must hold the 40 cards once each; got {count} cards")
+        )
         raise InvalidInput(
             Reason.INVALID_DECK,
-            f"a deck must hold the 40 cards once each; got {len(cards)} cards"
-            + (f", missing {format_cards(missing)}" if missing else ""),
+            template,
+            count=len(cards),
+            missing=format_cards(missing),
         )

@@ -44,8 +44,10 @@ def first_dealer(players: int, requested: int | None) -> int:
     if type(dealer) is not int or not 0 <= dealer < players:
         raise InvalidInput(
             Reason.INVALID_SEAT,
-            f"first dealer must be a seat 0..{players - 1}, not {dealer}",
+            "first dealer must be a seat 0..{last}, not {dealer}",
             {"option": "first_dealer"},
+            last=players - 1,
+            dealer=dealer,
         )
     return dealer
 

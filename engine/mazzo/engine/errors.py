@@ -15,7 +15,7 @@ a state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
 
 
@@ -47,13 +47,87 @@ class Reason(StrEnum):
     MUST_FOLLOW_SUIT = "MUST_FOLLOW_SUIT"
 
 
-class RuleError(Exception):
-    """Base of every refusal; ``details`` are short strings a program may read."""
+class Text:
+    """A message as a template and its parameters, e.g.
+    ``Text("{card} is not in seat {seat}'s hand", card=card, seat=0)``.
 
-    def __init__(self, reason: Reason, message: str, details: Mapping[str, str] | None = None):
-        super().__init__(message)
+    ``str()`` gives the English text; :meth:`render` gives it through a
+    translation (the service's gettext catalogs), so the engine names no
+    language library. A parameter that is itself a :class:`Text`, a
+    :class:`RuleError` or a :class:`Listing` is rendered through the same
+    translation; any other parameter is inserted as ``str()`` gives it.
+    A template without parameters is never formatted (its braces stay).
+    """
+
+    __slots__ = ("template", "params")
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def render(self, translate: Callable[[str], str] = str) -> str:
+        template = translate(self.template)
+        if not self.params:
+            return template
+        return template.format(**{k: render(v, translate) for k, v in self.params.items()})
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Text({self.template!r}, **{self.params!r})"
+
+
+class Listing:
+    """Items written one after another with a separator that is itself a
+    template (``" or "`` translates; ``", "`` is the same in every language)."""
+
+    __slots__ = ("items", "separator")
+
+    def __init__(self, items: Iterable[object], separator: str = ", ") -> None:
+        self.items = tuple(items)
+        self.separator = separator
+
+    def render(self, translate: Callable[[str], str] = str) -> str:
+        return translate(self.separator).join(render(item, translate) for item in self.items)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def render(value: object, translate: Callable[[str], str] = str) -> str:
+    """A message parameter as text, through ``translate`` when it is a message."""
+    if isinstance(value, Text | Listing):
+        return value.render(translate)
+    if isinstance(value, RuleError):
+        return value.text.render(translate)
+    return str(value)
+
+
+def N_(template: str) -> str:  # noqa: N802 (gettext's marker name)
+    """Marks a template for the message extractor; the text itself is unchanged."""
+    return template
+
+
+class RuleError(Exception):
+    """Base of every refusal; ``details`` are short strings a program may read.
+
+    The message is a template and its parameters (``text``), so that the
+    service can give it in the caller's language; ``message`` is its English.
+    """
+
+    def __init__(
+        self,
+        reason: Reason,
+        template: str,
+        details: Mapping[str, str] | None = None,
+        /,
+        **params: object,
+    ):
+        self.text = Text(template, **params)
+        self.message = self.text.render()
+        super().__init__(self.message)
         self.reason = reason
-        self.message = message
         self.details: dict[str, str] = dict(details or {})
 
 

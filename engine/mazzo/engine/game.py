@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar, cast
 
 from mazzo.engine.cards import Card, parse_cards
-from mazzo.engine.errors import InvalidInput, Reason, RuleError
+from mazzo.engine.errors import N_, InvalidInput, Reason, RuleError, Text
 from mazzo.engine.events import Event, GameOver, HandScored
 from mazzo.engine.options import OptionSpec
 
@@ -79,22 +79,29 @@ class Move(NamedTuple):
         Whether the move is legal is for ``game.resolve`` to say.
         """
         if not isinstance(text, str):
-            raise InvalidInput(Reason.INVALID_CARD, f"a move is written as text, not {text!r}")
+            raise InvalidInput(
+                Reason.INVALID_CARD, "a move is written as text, not {text}", text=repr(text)
+            )
         seat, colon, rest = text.strip().partition(":")
         if not colon or not seat.isascii() or not seat.isdecimal():
             raise InvalidInput(
                 Reason.INVALID_SEAT,
-                f"{text!r} is not a move: write SEAT:CARD, e.g. '0:7D', '1:10Bx3B+7B' or '0:8D-'",
+                "{text} is not a move: write SEAT:CARD, e.g. '0:7D', '1:10Bx3B+7B' or '0:8D-'",
+                text=repr(text),
             )
         card, taking, taken = rest.partition("x")
         lay = card.endswith("-")
         if lay and taking:
-            raise InvalidInput(Reason.LAY_WITH_TAKE, f"{text!r} lays its card and takes too")
+            raise InvalidInput(
+                Reason.LAY_WITH_TAKE, "{text} lays its card and takes too", text=repr(text)
+            )
         try:
             take = parse_cards(taken.split("+")) if taking else ()
             played = Card.parse(card.removesuffix("-"))
         except InvalidInput as error:
-            raise InvalidInput(error.reason, f"{text!r} is not a move: {error.message}") from None
+            raise InvalidInput(
+                error.reason, "{text} is not a move: {why}", text=repr(text), why=error
+            ) from None
         return cls(int(seat), played, frozenset(take), lay)
 
 
@@ -144,8 +151,11 @@ class Game:
                 known = ", ".join(specs)
                 raise InvalidInput(
                     Reason.INVALID_OPTION,
-                    f"{self.title} has no option {name!r}; its options: {known}",
+                    "{game} has no option {name}; its options: {known}",
                     {"option": str(name)},
+                    game=self.title,
+                    name=repr(name),
+                    known=known,
                 )
             arguments[name] = _rules_value(spec, value)
         return self.make_rules(**arguments)
@@ -166,7 +176,10 @@ class Game:
                     chosen, dropped = fewer, True
         if not self._makes(chosen, rules):
             raise InvalidInput(
-                Reason.INVALID_OPTION, f"{rules!r} cannot be written as {self.title}'s options"
+                Reason.INVALID_OPTION,
+                "{rules} cannot be written as {game}'s options",
+                rules=repr(rules),
+                game=self.title,
             )
         return chosen
 
@@ -212,11 +225,14 @@ class IllegalMove(RuleError):
     def __init__(
         self,
         reason: Reason,
-        message: str,
+        template: str,
         details: Mapping[str, str] | None = None,
+        /,
+        *,
         choices: tuple[Move, ...] = (),
+        **params: object,
     ):
-        super().__init__(reason, message, details)
+        super().__init__(reason, template, details, **params)
         self.choices = choices
 
 
@@ -228,12 +244,11 @@ MAX_SCORE = 100_000
 MAX_HAND_NUMBER = 100_000
 
 
-def outside(name: str, values: Sequence[int], low: int, high: int) -> list[str]:
+def outside(name: str, values: Sequence[int], low: int, high: int) -> list[Text]:
     """``["NAME out of range"]`` when a value is not in ``low..high``, else ``[]``."""
     if all(low <= value <= high for value in values):
         return []
-    return [f"{name} out of range ({low}..{high})"]
-
+    return [Text("{name} out of range ({low}..{high})", name=name, low=low, high=high)]
 
 def check_turn(
     move: Move, *, players: int, to_play: int, hand: Sequence[Card], game_over: bool
@@ -241,21 +256,30 @@ def check_turn(
     """The checks every game makes first: the game goes on, the seat exists,
     it is its turn, it holds the card."""
     if game_over:
-        raise IllegalMove(Reason.GAME_OVER, "the game is over")
+        raise IllegalMove(Reason.GAME_OVER, N_("the game is over"))
     check_seat(move.seat, players)
     if move.seat != to_play:
         raise IllegalMove(
             Reason.NOT_YOUR_TURN,
-            f"it is seat {to_play}'s turn, not seat {move.seat}'s",
+            "it is seat {to_play}'s turn, not seat {seat}'s",
             {"seatToPlay": str(to_play)},
+            to_play=to_play,
+            seat=move.seat,
         )
     if move.card not in hand:
-        raise IllegalMove(Reason.CARD_NOT_IN_HAND, f"{move.card} is not in seat {move.seat}'s hand")
+        raise IllegalMove(
+            Reason.CARD_NOT_IN_HAND,
+            "{card} is not in seat {seat}'s hand",
+            card=move.card,
+            seat=move.seat,
+        )
 
 
 def check_seat(seat: int, players: int) -> None:
     if not 0 <= seat < players:
-        raise InvalidInput(Reason.INVALID_SEAT, f"seat must be 0..{players - 1}, not {seat}")
+        raise InvalidInput(
+            Reason.INVALID_SEAT, "seat must be 0..{last}, not {seat}", last=players - 1, seat=seat
+        )
 
 
 def unique_best(values: Sequence[Any]) -> int | None:

@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, NoReturn, TypeVar
 
 from mazzo.engine.cards import Card
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import N_, InvalidInput, Reason
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -135,14 +135,16 @@ def check(rules: object) -> None:
         if isinstance(default, StrEnum):
             object.__setattr__(rules, name, enum_value(name, type(default), value))
         elif declared.type == "bool" and type(value) is not bool:
-            refuse(name, f"{name} must be true or false, not {value!r}")
+            refuse(name, "{name} must be true or false, not {value}", value=repr(value))
         elif declared.type == "int" and (
             type(value) is not int or not declared.low <= value <= declared.high
         ):
             low, high = declared.low, declared.high
-            refuse(name, f"{name} must be an integer between {low} and {high}, not {value!r}")
+            template = N_("{name} must be an integer between {low} and {high}, not {value}")
+            refuse(name, template, low=low, high=high, value=repr(value))
         elif declared.type == "card" and value is not None and not isinstance(value, Card):
-            refuse(name, f"{name} must be a card's code (such as \"10D\") or none, not {value!r}")
+            template = N_('{name} must be a card\'s code (such as "10D") or none, not {value}')
+            refuse(name, template, value=repr(value))
 
 
 def enum_value(name: str, kind: type[E], value: object) -> E:
@@ -151,8 +153,11 @@ def enum_value(name: str, kind: type[E], value: object) -> E:
         return kind(value)  # type: ignore[arg-type]
     except ValueError:
         allowed = ", ".join(member.value for member in kind)
-        refuse(name, f"{name} must be one of {allowed}, not {value!r}")
+        refuse(
+            name, "{name} must be one of {allowed}, not {value}", allowed=allowed, value=repr(value)
+        )
 
 
-def refuse(option: str, message: str) -> NoReturn:
-    raise InvalidInput(Reason.INVALID_OPTION, message, {"option": option})
+def refuse(option: str, template: str, **params: object) -> NoReturn:
+    """INVALID_OPTION naming ``option``; ``{name}`` in the template is the option's name."""
+    raise InvalidInput(Reason.INVALID_OPTION, template, {"option": option}, name=option, **params)

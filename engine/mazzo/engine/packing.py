@@ -8,11 +8,11 @@ followed by 40 bytes each, and end the state.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from mazzo.engine.cards import DECK, DECK_SIZE, Card, check_full_deck
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import N_, InvalidInput, Listing, Reason, Text
 
 S = TypeVar("S")
 
@@ -63,21 +63,28 @@ def read_decks(data: memoryview, pos: int) -> tuple[tuple[Card, ...], ...]:
 def decode_checked(
     data: bytes,
     read: Callable[[memoryview], S],
-    inconsistencies: Callable[[S], list[str]],
+    inconsistencies: Callable[[S], Sequence[str | Text]],
 ) -> S:
     """Read a state with ``read``, then refuse it if ``inconsistencies`` finds any:
     either way ``InvalidInput(STATE_CORRUPT)``, never another exception."""
     try:
         state = read(memoryview(data))
     except (struct.error, IndexError) as exc:
-        raise InvalidInput(Reason.STATE_CORRUPT, "the state does not decode: cut short") from exc
+        raise InvalidInput(
+            Reason.STATE_CORRUPT, N_("the state does not decode: cut short")
+        ) from exc
     except KeyError as exc:
-        message = "the state does not decode: a value no field can take"
-        raise InvalidInput(Reason.STATE_CORRUPT, message) from exc
+        raise InvalidInput(
+            Reason.STATE_CORRUPT, N_("the state does not decode: a value no field can take")
+        ) from exc
     except (ValueError, InvalidInput) as exc:  # the readers' own words, or a rule refused
-        raise InvalidInput(Reason.STATE_CORRUPT, f"the state does not decode: {exc}") from exc
+        raise InvalidInput(
+            Reason.STATE_CORRUPT, "the state does not decode: {why}", why=exc
+        ) from exc
     problems = inconsistencies(state)
     if problems:
-        message = "the state is inconsistent: " + ", ".join(problems)
-        raise InvalidInput(Reason.STATE_CORRUPT, message)
+        listed = Listing(p if isinstance(p, Text) else Text(p) for p in problems)
+        raise InvalidInput(
+            Reason.STATE_CORRUPT, "the state is inconsistent: {problems}", problems=listed
+        )
     return state

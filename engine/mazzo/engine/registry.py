@@ -31,7 +31,10 @@ def get_game(name: str) -> Game:
     except KeyError:
         known = ", ".join(sorted(GAMES))
         raise InvalidInput(
-            Reason.INVALID_GAME, f"no game {name!r}; this engine knows: {known}"
+            Reason.INVALID_GAME,
+            "no game {name}; this engine knows: {known}",
+            name=repr(name),
+            known=known,
         ) from None
 
 

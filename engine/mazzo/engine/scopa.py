@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from mazzo.engine import deal, packing
 from mazzo.engine.cards import ACE, CUPS, DECK, DECK_SIZE, KING, RANK_OF, RANKS, Card, format_cards
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import N_, InvalidInput, Listing, Reason, Text
 from mazzo.engine.events import (
     Capture,
     CardPlayed,
@@ -429,7 +429,10 @@ def resolve(state: ScopaState, move: Move) -> Move:
         return move
     if lay and take:
         raise InvalidInput(
-            Reason.LAY_WITH_TAKE, f"{card} cannot be laid and take {_take_text(take)}"
+            Reason.LAY_WITH_TAKE,
+            "{card} cannot be laid and take {take}",
+            card=card,
+            take=_take_text(take),
         )
     check_turn(
         move,
@@ -443,7 +446,9 @@ def resolve(state: ScopaState, move: Move) -> Move:
         return _lay(state, move, options)
     absent = sorted(move.take.difference(state.table))
     if absent:
-        raise IllegalMove(Reason.CARD_NOT_ON_TABLE, f"{format_cards(absent)} not on the table")
+        raise IllegalMove(
+            Reason.CARD_NOT_ON_TABLE, "{cards} not on the table", cards=format_cards(absent)
+        )
     if not move.take:
         if len(options) == 1 and (state.rules.compulsory_capture or options == NO_CAPTURE):
             return move._replace(take=options[0])
@@ -452,13 +457,18 @@ def resolve(state: ScopaState, move: Move) -> Move:
         if not state.rules.compulsory_capture:  # laying it is a choice too
             choices += (Move(move.seat, move.card, _NOTHING, True),)
             texts.append(LAY_TEXT)
+        template = (
+            N_("{card} can take {takes}: say which")
+            if state.rules.compulsory_capture
+            else N_("{card} can take {takes} or be laid: say which")
+        )
         raise IllegalMove(
             Reason.CAPTURE_CHOICE_REQUIRED,
-            f"{move.card} can take {_describe(options)}"
-            + ("" if state.rules.compulsory_capture else " or be laid")
-            + ": say which",
+            template,
             {"choices": ";".join(texts)},
             choices=choices,
+            card=move.card,
+            takes=_describe(options),
         )
     raise _why_not(state, move, options)
 
@@ -473,9 +483,11 @@ def _lay(state: ScopaState, move: Move, options: tuple[frozenset[Card], ...]) ->
         return move
     raise IllegalMove(
         Reason.MUST_TAKE,
-        f"{move.card} must take ({_describe(options)}): taking is compulsory",
+        "{card} must take ({takes}): taking is compulsory",
         {"choices": ";".join(_take_text(t) for t in options)},
         choices=tuple(Move(move.seat, move.card, take) for take in options),
+        card=move.card,
+        takes=_describe(options),
     )
 
 
@@ -487,8 +499,11 @@ def _why_not(state: ScopaState, move: Move, options: Sequence[frozenset[Card]]) 
     ):
         return IllegalMove(
             Reason.MUST_TAKE_FEWEST_CARDS,
-            f"{move.card} must take as few cards as it can ({_describe(options)}), not {taken}",
+            "{card} must take as few cards as it can ({takes}), not {taken}",
             {"choices": ";".join(_take_text(t) for t in options)},
+            card=move.card,
+            takes=_describe(options),
+            taken=taken,
         )
     # MUST_TAKE_SAME_RANK names the Scopa rule a same-rank card blocks; under Cirulla
     # that is a sum to the card's value, and an ace that takes all has no such rule:
@@ -499,13 +514,21 @@ def _why_not(state: ScopaState, move: Move, options: Sequence[frozenset[Card]]) 
     if same_rank_rule and any(len(t) == 1 and RANK_OF[next(iter(t))] == rank for t in options):
         return IllegalMove(
             Reason.MUST_TAKE_SAME_RANK,
-            f"{move.card} must take a card of the same rank ({_describe(options)}), not {taken}",
+            "{card} must take a card of the same rank ({takes}), not {taken}",
+            card=move.card,
+            takes=_describe(options),
+            taken=taken,
         )
     if options == NO_CAPTURE:
-        return IllegalMove(Reason.NO_SUCH_CAPTURE, f"{move.card} cannot take anything here")
+        return IllegalMove(
+            Reason.NO_SUCH_CAPTURE, "{card} cannot take anything here", card=move.card
+        )
     return IllegalMove(
         Reason.NO_SUCH_CAPTURE,
-        f"{move.card} cannot take {taken}: it can take {_describe(options)}",
+        "{card} cannot take {taken}: it can take {takes}",
+        card=move.card,
+        taken=taken,
+        takes=_describe(options),
     )
 
 
@@ -513,8 +536,8 @@ def _take_text(take: frozenset[Card]) -> str:
     return "+".join(str(c) for c in sorted(take))
 
 
-def _describe(options: Sequence[frozenset[Card]]) -> str:
-    return " or ".join(_take_text(t) for t in options)
+def _describe(options: Sequence[frozenset[Card]]) -> Listing:
+    return Listing((_take_text(t) for t in options), N_(" or "))
 
 
 # ---------------------------------------------------------------- playing
@@ -807,7 +830,7 @@ def _decode(data: memoryview) -> ScopaState:
     )
 
 
-def _out_of_range(state: ScopaState) -> list[str]:
+def _out_of_range(state: ScopaState) -> list[Text]:
     """Every counter of a decoded state within what a game can reach (seats are checked
     on reading, cards by the 40-card check)."""
     # A declaration shows three cards just dealt: at most 13 of them in a hand.
@@ -820,21 +843,21 @@ def _out_of_range(state: ScopaState) -> list[str]:
     ]
 
 
-def _inconsistencies(state: ScopaState) -> list[str]:
+def _inconsistencies(state: ScopaState) -> list[Text]:
     """What makes the state one no game can reach, so that no later call trips on it."""
     sides = state.rules.sides
     problems = _out_of_range(state)
     cards = [c for zone in (*state.hands, state.table, state.stock, *state.piles) for c in zone]
     if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
-        problems.append("the 40 cards are not there once each")
+        problems.append(Text("the 40 cards are not there once each"))
     if state.winner is not None and not 0 <= state.winner < sides:
-        problems.append("winner out of range")
+        problems.append(Text("winner out of range"))
     if state.last_capture_side is not None and not 0 <= state.last_capture_side < sides:
-        problems.append("last capturing side out of range")
+        problems.append(Text("last capturing side out of range"))
     if not set(state.revealed) <= {c for hand in state.hands for c in hand}:
-        problems.append("a shown card is not in a hand")
+        problems.append(Text("a shown card is not in a hand"))
     if not _hands_fit_turn(state):
-        problems.append("hand sizes do not fit the turn")
+        problems.append(Text("hand sizes do not fit the turn"))
     return problems
 
 

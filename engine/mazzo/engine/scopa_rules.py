@@ -143,7 +143,8 @@ class ScopaRules:
         if type(self.players) is not int or self.players not in PLAYER_COUNTS:
             raise InvalidInput(
                 Reason.INVALID_PLAYERS,
-                f"Scopa is played by 2, 3, 4 or 6 players, not {self.players}",
+                "Scopa is played by 2, 3, 4 or 6 players, not {players}",
+                players=self.players,
             )
         options.check(self)
         _check_combination(self)
@@ -162,7 +163,7 @@ class ScopaRules:
         chosen = options.enum_value("variant", Variant, variant)
         unknown = sorted(set(overrides) - {f.name for f in fields(cls) if f.init})
         if unknown:
-            options.refuse(unknown[0], f"no Scopa option {unknown[0]!r}")
+            options.refuse(unknown[0], "no Scopa option {given}", given=repr(unknown[0]))
         values = {**_PRESETS[chosen], **overrides, "variant": chosen}
         if values.get("deal") == DealRule.SCOPONE_TEN:
             # No first table: the redeal switches are off unless the caller set them.
@@ -269,14 +270,16 @@ def _check_combination(rules: ScopaRules) -> None:
     if rules.deal is not DealRule.THREE and rules.players != 4:
         raise InvalidInput(
             Reason.INVALID_PLAYERS,
-            f"the Scopone deals are for 4 players, not {rules.players}",
+            "the Scopone deals are for 4 players, not {players}",
             {"option": "deal"},
+            players=rules.players,
         )
     if rules.variant is Variant.CIRULLA and rules.players == 6:
         raise InvalidInput(
             Reason.INVALID_PLAYERS,
-            f"Cirulla is played by 2, 3 or 4 players, not {rules.players}",
+            "Cirulla is played by 2, 3 or 4 players, not {players}",
             {"option": "players"},
+            players=rules.players,
         )
     if rules.declarations and rules.deal is not DealRule.THREE:
         options.refuse("declarations", "the hand declarations judge hands of 3 cards")

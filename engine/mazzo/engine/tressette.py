@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from mazzo.engine import deal, options, packing
 from mazzo.engine.cards import DECK, DECK_SIZE, RANK_OF, SUIT_OF, SUITS, Card
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import N_, InvalidInput, Listing, Reason, Text
 from mazzo.engine.events import (
     CardDrawn,
     CardPlayed,
@@ -80,7 +80,8 @@ class TressetteRules:
         if type(self.players) is not int or self.players not in PLAYER_COUNTS:
             raise InvalidInput(
                 Reason.INVALID_PLAYERS,
-                f"Tressette is played by 2 or 4 players, not {self.players}",
+                "Tressette is played by 2 or 4 players, not {players}",
+                players=self.players,
             )
         options.check(self)
 
@@ -255,11 +256,15 @@ def resolve(state: TressetteState, move: Move) -> Move:
     followers = playable(state.hands[move.seat], state.trick)
     if move.card not in followers:  # it is in the hand: the hand holds the led suit
         led = SUITS[state.trick[0].suit]
+        # Made first: a call inside the refusal's would hide its template from the extractor.
+        playable_cards = Listing(followers, N_(" or "))
         raise IllegalMove(
             Reason.MUST_FOLLOW_SUIT,
-            f"{led} was led and seat {move.seat} holds {led}: play "
-            + " or ".join(str(c) for c in followers),
+            "{led} was led and seat {seat} holds {led}: play {cards}",
             {"ledSuit": led},
+            led=led,
+            seat=move.seat,
+            cards=playable_cards,
         )
     return move
 
@@ -541,7 +546,7 @@ def _decode(data: memoryview) -> TressetteState:
     )
 
 
-def _out_of_range(state: TressetteState) -> list[str]:
+def _out_of_range(state: TressetteState) -> list[Text]:
     """Every counter of a decoded state within what a game can reach (seats are checked
     below, cards by the 40-card check)."""
     return [
@@ -553,27 +558,27 @@ def _out_of_range(state: TressetteState) -> list[str]:
     ]
 
 
-def _inconsistencies(state: TressetteState) -> list[str]:
+def _inconsistencies(state: TressetteState) -> list[Text]:
     """What makes the state one no game can reach."""
     players = state.rules.players
     problems = _out_of_range(state)
     cards = [c for zone in (*state.hands, state.trick, state.stock, *state.piles) for c in zone]
     if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
-        problems.append("the 40 cards are not there once each")
+        problems.append(Text("the 40 cards are not there once each"))
     if not (0 <= state.dealer < players and 0 <= state.leader < players):
-        problems.append("seat out of range")
+        problems.append(Text("seat out of range"))
     if state.winner is not None and state.winner not in (0, 1):
-        problems.append("winner out of range")
+        problems.append(Text("winner out of range"))
     if any(
         not set(shown) <= set(hand) for shown, hand in zip(state.revealed, state.hands, strict=True)
     ):
-        problems.append("a shown card is not in its hand")
+        problems.append(Text("a shown card is not in its hand"))
     if state.stock and not state.rules.with_stock:
-        problems.append("a stock with four players")
+        problems.append(Text("a stock with four players"))
     if len(state.trick) >= players or state.to_play != (state.leader + len(state.trick)) % players:
-        problems.append("the trick does not fit the turn")
+        problems.append(Text("the trick does not fit the turn"))
     elif not _hands_fit_trick(state):
-        problems.append("hand sizes do not fit the trick")
+        problems.append(Text("hand sizes do not fit the trick"))
     return problems
 
 

@@ -18,10 +18,10 @@ from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from mazzo.engine import GAMES, Card, Game, Move, OptionSpec, Status, get_game, parse_cards
 from mazzo.engine import events as ev
 from mazzo.engine.cards import DECK
-from mazzo.engine.errors import InvalidInput, Reason
-from mazzo.engine.faces import card_name
+from mazzo.engine.errors import N_, InvalidInput, Listing, Reason
 from mazzo.service.games import CODECS, GameCodec
 from mazzo.service.games.base import NAME_OF_CARD, card_names, face_text, name_of
+from mazzo.service.i18n import card_name
 from mazzo.v1 import engine_pb2 as pb
 
 _Key = TypeVar("_Key")
@@ -67,7 +67,11 @@ class _WireOption:
             value = ""
         if value not in self.spec.allowed:
             raise InvalidInput(
-                Reason.INVALID_OPTION, f"unknown {name} value {number}", {"option": name}
+                Reason.INVALID_OPTION,
+                "unknown {name} value {number}",
+                {"option": name},
+                name=name,
+                number=number,
             )
         return value
 
@@ -159,9 +163,11 @@ def rules_from_request(request: pb.NewGameRequest) -> tuple[str, Any]:
     defaults (Scopa: the variant's preset)."""
     name = request.WhichOneof("game")
     if name is None:
-        examples = " or ".join(f'{{"{game}": {{}}}}' for game in GAMES)
+        examples = Listing((f'{{"{game}": {{}}}}' for game in GAMES), N_(" or "))
         raise InvalidInput(
-            Reason.INVALID_GAME, f"name the game by its options message, e.g. {examples}"
+            Reason.INVALID_GAME,
+            "name the game by its options message, e.g. {examples}",
+            examples=examples,
         )
     message = getattr(request, name)
     options: dict[str, Any] = {}

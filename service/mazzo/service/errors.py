@@ -20,6 +20,8 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from mazzo.engine import IllegalMove, RuleError
+from mazzo.engine.errors import Text
+from mazzo.service import i18n
 
 DOMAIN = "mazzo"
 
@@ -98,15 +100,18 @@ class ApiError(Exception):
         self,
         code: grpc.StatusCode,
         reason: str,
-        message: str,
+        message: str | Text,
         metadata: Mapping[str, str] | None = None,
         *,
         http_status: int | None = None,
     ):
-        super().__init__(message)
+        #: The message as a template and parameters, given in the caller's
+        #: language when answered; ``message`` is its English.
+        self.text = message if isinstance(message, Text) else Text(message)
+        self.message = self.text.render()
+        super().__init__(self.message)
         self.code = code
         self.reason = reason
-        self.message = message
         self.metadata = dict(metadata or {})
         # Only for HTTP-level refusals that the gRPC table cannot express (405).
         self._http_status = http_status
@@ -119,14 +124,14 @@ class ApiError(Exception):
             if isinstance(error, IllegalMove)
             else grpc.StatusCode.INVALID_ARGUMENT
         )
-        return cls(code, error.reason.value, error.message, error.details)
+        return cls(code, error.reason.value, error.text, error.details)
 
     @classmethod
-    def invalid(cls, reason: str, message: str, **metadata: str) -> ApiError:
+    def invalid(cls, reason: str, message: str | Text, **metadata: str) -> ApiError:
         return cls(grpc.StatusCode.INVALID_ARGUMENT, reason, message, metadata)
 
     @classmethod
-    def http(cls, status: int, message: str) -> ApiError:
+    def http(cls, status: int, message: str | Text) -> ApiError:
         """A refusal of the HTTP layer (a status of HTTP_REFUSALS; any other 4xx is a 400)."""
         if status not in HTTP_REFUSALS:
             status = 500 if status >= 500 else 400
@@ -136,7 +141,11 @@ class ApiError(Exception):
     @classmethod
     def internal(cls) -> ApiError:
         """A bug: the caller learns nothing of it but that it was not their fault."""
-        return cls(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL, "internal error")
+        return cls(grpc.StatusCode.INTERNAL, ServiceReason.INTERNAL, Text("internal error"))
+
+    def localized(self) -> str:
+        """The message in the language of the request being answered (i18n)."""
+        return self.text.render(i18n.gettext())
 
     def error_info(self) -> error_details_pb2.ErrorInfo:
         return error_details_pb2.ErrorInfo(
@@ -147,7 +156,7 @@ class ApiError(Exception):
         detail = any_pb2.Any()
         detail.Pack(self.error_info())
         return status_pb2.Status(
-            code=getattr(code_pb2, self.code.name), message=self.message, details=[detail]
+            code=getattr(code_pb2, self.code.name), message=self.localized(), details=[detail]
         )
 
     @property
@@ -160,7 +169,7 @@ class ApiError(Exception):
             "error": {
                 "code": self.http_status,
                 "status": self.code.name,
-                "message": self.message,
+                "message": self.localized(),
                 "details": [
                     {
                         "@type": "type.googleapis.com/google.rpc.ErrorInfo",

@@ -14,6 +14,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
+from mazzo.engine.errors import Text
+from mazzo.service import i18n
 from mazzo.service.errors import ApiError, ServiceReason, log_refusal
 from mazzo.service.handlers import SERVICE_NAME, EngineHandlers, Rpc, rpcs
 from mazzo.service.metrics import GrpcMetricsInterceptor, Metrics
@@ -68,7 +70,11 @@ def _request_deserializer(rpc: Rpc, max_bytes: int) -> Callable[[bytes], Any]:
             return _Refused(
                 ApiError.invalid(
                     ServiceReason.REQUEST_TOO_LARGE,
-                    f"the request is {len(data)} bytes, more than the {max_bytes} accepted",
+                    Text(
+                        "the request is {size} bytes, more than the {limit} accepted",
+                        size=len(data),
+                        limit=max_bytes,
+                    ),
                     limit=str(max_bytes),
                 )
             )
@@ -78,7 +84,7 @@ def _request_deserializer(rpc: Rpc, max_bytes: int) -> Callable[[bytes], Any]:
             return _Refused(
                 ApiError.invalid(
                     ServiceReason.MALFORMED_REQUEST,
-                    f"the request bytes are not a {type_name} message",
+                    Text("the request bytes are not a {type} message", type=type_name),
                 )
             )
 
@@ -89,6 +95,10 @@ def _unary_behaviour(
     call: Callable[[Any], Message], trailer: Metadata = ()
 ) -> Callable[[Any, grpc.ServicerContext], Any]:
     def behaviour(request: Any, context: grpc.ServicerContext) -> Any:
+        with i18n.speaking(_asked_locale(context)):
+            return answer(request, context)
+
+    def answer(request: Any, context: grpc.ServicerContext) -> Any:
         try:
             if type(request) is _Refused:
                 log_refusal("gRPC", call.__name__, request.error)
@@ -110,6 +120,14 @@ def _unary_behaviour(
         context.abort_with_status(status)
 
     return behaviour
+
+
+def _asked_locale(context: grpc.ServicerContext) -> str:
+    """The language the call's ``accept-language`` metadata asks for (i18n)."""
+    for key, value in context.invocation_metadata() or ():
+        if key == i18n.METADATA_KEY and isinstance(value, str):
+            return i18n.negotiate(value)
+    return i18n.DEFAULT_LOCALE
 
 
 def engine_handler(
@@ -156,9 +174,7 @@ class GrpcServer:
                 ("grpc.so_reuseport", 1 if reuse_port else 0),
             ],
         )
-        self.server.add_generic_rpc_handlers(
-            (engine_handler(handlers, worker, max_message_bytes),)
-        )
+        self.server.add_generic_rpc_handlers((engine_handler(handlers, worker, max_message_bytes),))
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection(

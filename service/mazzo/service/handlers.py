@@ -24,11 +24,11 @@ from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import Message
 
 from mazzo.engine import GAMES, Game, IllegalMove, RuleError, dump_state, game_of, get_game
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import N_, InvalidInput, Reason, Text
 from mazzo.engine.events import Event
 from mazzo.engine.game import check_seat
 from mazzo.engine.players import PLAYERS, Suggestion
-from mazzo.service import codec
+from mazzo.service import codec, i18n
 from mazzo.service.config import DEFAULT_MAX_SUGGEST_MS, Config
 from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.metrics import Metrics
@@ -214,7 +214,7 @@ class EngineHandlers:
             record = Record(state, game_id, ply, sealed_at, table)
         except StateTokenError as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason).inc()
-            raise ApiError.invalid(error.reason, error.message) from error
+            raise ApiError.invalid(error.reason, error.text) from error
         except InvalidInput as error:
             self._metrics.mazzo_states_refused_total.labels(reason=error.reason.value).inc()
             raise ApiError.from_rule_error(error) from error
@@ -390,7 +390,10 @@ class EngineHandlers:
             if not 0 <= asked.seat < players or any(c.seat == asked.seat for c in computers):
                 raise ApiError.invalid(
                     ServiceReason.INVALID_COMPUTERS,
-                    f"computer seat {asked.seat} is not a seat of this game or is given twice",
+                    Text(
+                        "computer seat {seat} is not a seat of this game or is given twice",
+                        seat=asked.seat,
+                    ),
                     seat=str(asked.seat),
                 )
             level = asked.level or DEFAULT_LEVEL
@@ -411,7 +414,11 @@ class EngineHandlers:
             if not 1 <= asked_clock.move_seconds <= MAX_MOVE_SECONDS:
                 raise ApiError.invalid(
                     ServiceReason.INVALID_CLOCK,
-                    f"move_seconds must be 1 to {MAX_MOVE_SECONDS}, not {asked_clock.move_seconds}",
+                    Text(
+                        "move_seconds must be 1 to {limit}, not {value}",
+                        limit=MAX_MOVE_SECONDS,
+                        value=asked_clock.move_seconds,
+                    ),
                 )
             on_timeout = asked_clock.on_timeout or DEFAULT_TIMEOUT_LEVEL
             if on_timeout != FORFEIT:
@@ -426,12 +433,12 @@ class EngineHandlers:
         if table.empty:
             return None
         if table.forfeited_side is not None:
-            return ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, "the game is over"))
+            return ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, N_("the game is over")))
         if table.computer(move.seat) is not None:
             return ApiError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 ServiceReason.COMPUTER_SEAT,
-                f"seat {move.seat} is played by the server",
+                Text("seat {seat} is played by the server", seat=move.seat),
                 {"seat": str(move.seat)},
             )
         if move.seat == game.status(record.state).seat_to_play and self._late(table):
@@ -439,7 +446,7 @@ class EngineHandlers:
             return ApiError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 ServiceReason.TIME_EXPIRED,
-                f"seat {move.seat}'s time for this move ran out: Advance plays it",
+                Text("seat {seat}'s time for this move ran out: Advance plays it", seat=move.seat),
                 {"seat": str(move.seat), "deadline": _rfc3339(table.clock.deadline_ms)},
             )
         return None
@@ -467,7 +474,9 @@ class EngineHandlers:
         asked: int = request.events_seat
         with _rule_errors():
             check_seat(asked, players)
-        _check_seat_permitted(scope, asked, "see the events of")
+        _check_seat_permitted(
+            scope, asked, N_("seat {scope}'s credential may not see the events of seat {seat}")
+        )
         return asked
 
     # -------------------------------------------------------------- RPCs
@@ -511,7 +520,9 @@ class EngineHandlers:
         return self._with_new_state(response, game, (state, game_id, plies, table), events)
 
     def play(self, request: pb.PlayRequest) -> pb.PlayResponse:
-        record, game, scope, move = self._requested_move(request, "play for")
+        record, game, scope, move = self._requested_move(
+            request, N_("seat {scope}'s credential may not play for seat {seat}")
+        )
         state, table = record.state, record.table
         seat = self._events_seat(request, scope, state.rules.players)
         randomness = self._randomness(request)
@@ -567,11 +578,14 @@ class EngineHandlers:
         )
 
     def validate(self, request: pb.ValidateRequest) -> pb.ValidateResponse:
-        record, game, _, move = self._requested_move(request, "validate a move for")
+        record, game, _, move = self._requested_move(
+            request, N_("seat {scope}'s credential may not validate a move for seat {seat}")
+        )
         refusal = self._table_refusal(record, game, move)
         if refusal is not None:
             self._count_move(game.name, "illegal")
-            return pb.ValidateResponse(legal=False, reason=refusal.reason, message=refusal.message)
+            message = refusal.localized()
+            return pb.ValidateResponse(legal=False, reason=refusal.reason, message=message)
         try:
             game.resolve(record.state, move)
         except IllegalMove as error:
@@ -579,7 +593,7 @@ class EngineHandlers:
             return pb.ValidateResponse(
                 legal=False,
                 reason=error.reason.value,
-                message=error.message,
+                message=error.text.render(i18n.gettext()),
                 choices=[codec.move_to_pb(m) for m in error.choices],
             )
         except RuleError as error:
@@ -594,9 +608,13 @@ class EngineHandlers:
         scope = self._seat_scope(request, record)
         status = game.status(state)
         if status.seat_to_play is None or record.table.forfeited_side is not None:
-            raise ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, "the game is over"))
+            raise ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, N_("the game is over")))
         # The moves show the hand of the seat to play: only that seat may list them.
-        _check_seat_permitted(scope, status.seat_to_play, "list the moves of")
+        _check_seat_permitted(
+            scope,
+            status.seat_to_play,
+            N_("seat {scope}'s credential may not list the moves of seat {seat}"),
+        )
         return pb.LegalMovesResponse(
             seat=status.seat_to_play,
             moves=[codec.move_to_pb(m) for m in game.legal_moves(state)],
@@ -610,7 +628,11 @@ class EngineHandlers:
             response = pb.ViewResponse(view=codec.view_to_pb(public_view(game, state)))
             response.view.spectator = True
         else:
-            _check_seat_permitted(self._seat_scope(request, record), request.seat, "view")
+            _check_seat_permitted(
+                self._seat_scope(request, record),
+                request.seat,
+                N_("seat {scope}'s credential may not view seat {seat}"),
+            )
             with _rule_errors():
                 seen = game.view(state, request.seat)
             response = pb.ViewResponse(view=codec.view_to_pb(seen))
@@ -623,7 +645,11 @@ class EngineHandlers:
         arrived = now()  # the budget counts from here: waiting for a search process too
         record = self._open(request.state)
         state = record.state
-        _check_seat_permitted(self._seat_scope(request, record), request.seat, "ask for a move of")
+        _check_seat_permitted(
+            self._seat_scope(request, record),
+            request.seat,
+            N_("seat {scope}'s credential may not ask for a move of seat {seat}"),
+        )
         game = game_of(state)
         level = request.level or DEFAULT_LEVEL
         _check_level(level)
@@ -636,12 +662,14 @@ class EngineHandlers:
             check_seat(request.seat, state.rules.players)
             to_play = game.status(state).seat_to_play
             if to_play is None or record.table.forfeited_side is not None:
-                raise IllegalMove(Reason.GAME_OVER, "the game is over")
+                raise IllegalMove(Reason.GAME_OVER, N_("the game is over"))
             if request.seat != to_play:
                 raise IllegalMove(
                     Reason.NOT_YOUR_TURN,
-                    f"it is seat {to_play}'s turn, not seat {request.seat}'s",
+                    "it is seat {to_play}'s turn, not seat {seat}'s",
                     {"seatToPlay": str(to_play)},
+                    to_play=to_play,
+                    seat=request.seat,
                 )
         seed = request.seed if request.HasField("seed") else self._seed_source()
         chosen = self._choose(
@@ -671,7 +699,7 @@ class EngineHandlers:
     ) -> tuple[Record, Any, int | None, Any]:
         """What Play and Validate share: the state opened, its game, the seat the
         credential limits the call to (or None) and the move, with the expected
-        ply and the credential's seat checked (``what``: the refusal's verb)."""
+        ply and the credential's seat checked (``what``: the refusal's template)."""
         record = self._open(request.state)
         game = game_of(record.state)
         scope = self._seat_scope(request, record)
@@ -690,12 +718,13 @@ class EngineHandlers:
             raise ApiError.from_rule_error(error) from error
 
 
-def _check_seat_permitted(scope: int | None, seat: int, what: str) -> None:
-    """A call limited to seat ``scope`` may not concern another ``seat``."""
+def _check_seat_permitted(scope: int | None, seat: int, template: str) -> None:
+    """A call limited to seat ``scope`` may not concern another ``seat``; the
+    template names what it may not do, with ``{scope}`` and ``{seat}``."""
     if scope is not None and seat != scope:
         raise denied(
             ServiceReason.SEAT_NOT_PERMITTED,
-            f"seat {scope}'s credential may not {what} seat {seat}",
+            Text(template, scope=scope, seat=seat),
             seat=str(scope),
         )
 
@@ -708,7 +737,11 @@ def _check_ply(
         raise ApiError(
             grpc.StatusCode.ABORTED,
             ServiceReason.STATE_VERSION_MISMATCH,
-            f"the state is at ply {record.ply}, not {request.expected_ply}",
+            Text(
+                "the state is at ply {ply}, not {expected}",
+                ply=record.ply,
+                expected=request.expected_ply,
+            ),
             {"ply": str(record.ply)},
         )
 
@@ -723,7 +756,7 @@ def _check_level(level: str, also: str = "") -> None:
         names = ", ".join([*PLAYERS, also] if also else PLAYERS)
         raise ApiError.invalid(
             ServiceReason.INVALID_LEVEL,
-            f"no player level {level!r}; levels: {names}",
+            Text("no player level {level}; levels: {levels}", level=repr(level), levels=names),
             levels=",".join(PLAYERS),
         )
 

@@ -184,7 +184,6 @@ class _Task(WSGITask):
         return bytes(super().build_response_header())
 
 
-
 class _Parser(HTTPRequestParser):
     """One request being read; made when its first byte arrives."""
 

@@ -635,9 +635,7 @@ def _ascii_strings(values: list[Any] | tuple[Any, ...]) -> bool:
         return False
 
 
-def _repeated_message_setter(
-    field: FieldDescriptor, in_progress: _InProgress
-) -> Setter:
+def _repeated_message_setter(field: FieldDescriptor, in_progress: _InProgress) -> Setter:
     name = field.name
     message_type = _message_type(field)
     codec = _compiled(message_type, in_progress)

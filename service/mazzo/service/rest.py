@@ -17,6 +17,8 @@ import orjson
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
+from mazzo.engine.errors import Text
+from mazzo.service import i18n
 from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.handlers import EngineHandlers, Rpc, rpcs
 from mazzo.service.headers import ANSWER_HEADERS, DOCS_POLICY, PLAY_POLICY
@@ -47,7 +49,10 @@ def _view(rpc: Rpc, *, strict_json: bool = False) -> Callable[[], Response]:
         if rpc.http_method != "GET":
             coding = request.headers.get("Content-Encoding", "identity").strip().lower()
             if coding != "identity":
-                message_text = f"the body must not be encoded (Content-Encoding: {coding[:40]!r})"
+                message_text = Text(
+                    "the body must not be encoded (Content-Encoding: {coding})",
+                    coding=repr(coding[:40]),
+                )
                 return _error_response(ApiError.http(415, message_text))
             # MAX_CONTENT_LENGTH is one byte more than the limit, so that a body of
             # exactly the limit reads whole (Werkzeug refuses a read past its
@@ -58,7 +63,11 @@ def _view(rpc: Rpc, *, strict_json: bool = False) -> Callable[[], Response]:
             try:
                 parse(body, message, ignore_unknown_fields=ignore_unknown)
             except JsonMappingError as exc:
-                return _error_response(ApiError.invalid(ServiceReason.MALFORMED_REQUEST, str(exc)))
+                # The JSON parser's words (naming the field and what it holds) stay English.
+                message_text = Text("{why}", why=str(exc))
+                return _error_response(
+                    ApiError.invalid(ServiceReason.MALFORMED_REQUEST, message_text)
+                )
         try:
             reply = rpc.call(message)
         except ApiError as error:
@@ -71,13 +80,16 @@ def _view(rpc: Rpc, *, strict_json: bool = False) -> Callable[[], Response]:
 
 def _http_error(exc: HTTPException) -> Response:
     status = exc.code or 500
+    message: str | Text
     if status == 404:
-        message = f"no route {request.method} {request.path[:100]}"
+        message = Text("no route {method} {path}", method=request.method, path=request.path[:100])
     elif status == 413:
         limit = current_app.config[MAX_BYTES_KEY]
-        message = f"the request body is larger than the {limit} bytes accepted"
-    else:
-        message = exc.description or exc.name
+        message = Text("the request body is larger than the {limit} bytes accepted", limit=limit)
+    elif status == 405:
+        message = Text("the route does not take {method}", method=request.method)
+    else:  # Werkzeug's own words, in English
+        message = Text("{why}", why=exc.description or exc.name)
     response = _error_response(ApiError.http(status, message))
     if isinstance(exc, MethodNotAllowed):
         # The route exists; only the verb is wrong: 405, with the Allow header HTTP requires.
@@ -94,8 +106,15 @@ def _refuse_long_targets() -> Response | None:
     length = len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", ""))
     if length <= MAX_TARGET_BYTES:
         return None
-    message = f"the request target is longer than the {MAX_TARGET_BYTES} bytes accepted"
+    message = Text(
+        "the request target is longer than the {limit} bytes accepted", limit=MAX_TARGET_BYTES
+    )
     return _error_response(ApiError.http(414, message))
+
+
+def _speak_the_asked_language() -> None:
+    """This request's messages and card names in its Accept-Language (i18n)."""
+    i18n.set_locale(i18n.negotiate(request.headers.get("Accept-Language")))
 
 
 SERVING = {"status": "SERVING"}
@@ -112,8 +131,9 @@ def _readyz(ready: Callable[[], bool]) -> Callable[[], Response]:
         """Ready: 200 while serving; 503 once draining, so that balancers send elsewhere."""
         if ready():
             return _json(SERVING)
-        message = "the server is stopping: send new requests to another instance"
-        return _error_response(ApiError.http(503, message))
+        return _error_response(
+            ApiError.http(503, "the server is stopping: send new requests to another instance")
+        )
 
     return readyz
 
@@ -150,6 +170,7 @@ def create_app(
             rpc.http_path, rpc.name, _view(rpc, strict_json=strict_json), methods=[rpc.http_method]
         )
     app.add_url_rule("/healthz", "healthz", _healthz, methods=["GET"])
+    app.before_request(_speak_the_asked_language)
     app.before_request(_refuse_long_targets)
     app.add_url_rule("/readyz", "readyz", _readyz(ready), methods=["GET"])
     allow_cross_origin(app, cors_origins)
@@ -241,8 +262,10 @@ def add_api_reference(app: Flask) -> None:
     """GET /openapi.json (the OpenAPI 3.1 document) and GET /docs (a page rendering it)."""
     document = next((path for path in OPENAPI_PATHS if path.is_file()), None)
     if document is None:  # an install built without it: the API itself still works
-        log.warning("no OpenAPI document found (%s): /openapi.json and /docs are off",
-                    ", ".join(map(str, OPENAPI_PATHS)))
+        log.warning(
+            "no OpenAPI document found (%s): /openapi.json and /docs are off",
+            ", ".join(map(str, OPENAPI_PATHS)),
+        )
         return
     body = document.read_bytes()
     script = RAPIDOC.read_bytes()
@@ -297,7 +320,7 @@ def add_play_page(app: Flask) -> None:
 
 def _static_file(files: dict[str, tuple[bytes, str]], name: str) -> Response:
     if name not in files:
-        return _error_response(ApiError.http(404, f"no file {name!r}"))
+        return _error_response(ApiError.http(404, Text("no file {name}", name=repr(name))))
     body, mimetype = files[name]
     response = Response(body, mimetype=mimetype)
     # The page's files change with the server only: a browser checks again each load.

@@ -61,6 +61,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM, AESGCMSIV
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from mazzo.engine.errors import N_, Listing, Text
+
 #: The format new tokens are sealed in: AES-256-GCM-SIV under the token key.
 FORMAT_VERSION = 3
 #: The previous format, AES-GCM under the state key itself: opened, never sealed.
@@ -106,12 +108,14 @@ MIN_TOKEN_BYTES = 1 + 1 + 1 + 2 + NONCE_BYTES + SEALED_AT.size + TAG_BYTES
 
 
 class StateTokenError(Exception):
-    """A state token was refused; `reason` is for programs, `message` for people."""
+    """A state token was refused; `reason` is for programs, `message` for people
+    (in English; ``text``, its template and parameters, for other languages)."""
 
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, reason: str, template: str, /, **params: object) -> None:
+        self.text = Text(template, **params)
+        self.message = self.text.render()
+        super().__init__(self.message)
         self.reason = reason
-        self.message = message
 
     def __repr__(self) -> str:
         return f"StateTokenError({self.reason!r}, {self.message!r})"
@@ -223,7 +227,9 @@ class StateSealer:
         """Refuse (STATE_EXPIRED) a token sealed more than ``max_age`` seconds ago."""
         if self.max_age is not None and self._clock() - sealed_at > self.max_age:
             raise StateTokenError(
-                STATE_EXPIRED, f"state is older than the server's limit of {self.max_age:g} s"
+                STATE_EXPIRED,
+                "state is older than the server's limit of {limit} s",
+                limit=f"{self.max_age:g}",
             )
 
     def derived_keys(self, purpose: bytes) -> list[tuple[str, bytes]]:
@@ -259,10 +265,11 @@ def _unknown_key(kid: str) -> StateTokenError:
     if is_dev_key_id(kid):
         return StateTokenError(
             STATE_KEY_UNKNOWN,
-            f"state sealed by development key {kid!r}, which this process does not hold:"
+            "state sealed by development key {kid}, which this process does not hold:"
             " each server process makes its own (set MAZZO_STATE_KEYS to share keys)",
+            kid=repr(kid),
         )
-    return StateTokenError(STATE_KEY_UNKNOWN, f"state sealed by unknown key {kid!r}")
+    return StateTokenError(STATE_KEY_UNKNOWN, "state sealed by unknown key {kid}", kid=repr(kid))
 
 
 class _NonceSource:
@@ -338,12 +345,19 @@ def _not_opened(version: int) -> StateTokenError:
     """The refusal of a token whose first byte is no format this server opens."""
     if not 0 < version < FIRST_BYTE_OF_NO_FORMAT:
         return StateTokenError(STATE_UNRECOGNIZED, "state is not a Mazzo state token")
-    opened = " and ".join(map(str, OPENED_FORMATS))
-    age = "from a newer server" if version > FORMAT_VERSION else "no longer supported"
-    return StateTokenError(
-        STATE_VERSION_UNSUPPORTED,
-        f"state format version {version} is {age} (this server opens formats {opened})",
+    opened = Listing(OPENED_FORMATS, N_(" and "))
+    template = (
+        N_(
+            "state format version {version} is from a newer server"
+            " (this server opens formats {opened})"
+        )
+        if version > FORMAT_VERSION
+        else N_(
+            "state format version {version} is no longer supported"
+            " (this server opens formats {opened})"
+        )
     )
+    return StateTokenError(STATE_VERSION_UNSUPPORTED, template, version=version, opened=opened)
 
 
 def _check_length(actual: int, expected: int) -> None:
@@ -356,7 +370,10 @@ def _check_length(actual: int, expected: int) -> None:
 
 def _truncated(actual: int, expected: int) -> StateTokenError:
     return StateTokenError(
-        STATE_TRUNCATED, f"state is truncated: {actual} bytes, at least {expected} expected"
+        STATE_TRUNCATED,
+        "state is truncated: {actual} bytes, at least {expected} expected",
+        actual=actual,
+        expected=expected,
     )
 
 

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from cryptography.hazmat.primitives import hashes, hmac
 
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import InvalidInput, Reason, Text
 from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.state_token import random_u64
 
@@ -179,8 +179,12 @@ def check_idempotency_key(key: bytes) -> None:
     if key and not MIN_IDEMPOTENCY_KEY_BYTES <= len(key) <= MAX_IDEMPOTENCY_KEY_BYTES:
         raise ApiError.invalid(
             ServiceReason.INVALID_IDEMPOTENCY_KEY,
-            f"idempotency_key must be {MIN_IDEMPOTENCY_KEY_BYTES} to"
-            f" {MAX_IDEMPOTENCY_KEY_BYTES} random bytes, not {len(key)}",
+            Text(
+                "idempotency_key must be {low} to {high} random bytes, not {size}",
+                low=MIN_IDEMPOTENCY_KEY_BYTES,
+                high=MAX_IDEMPOTENCY_KEY_BYTES,
+                size=len(key),
+            ),
         )
 
 

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import grpc
 
 from mazzo.engine import InvalidInput, Reason, dump_state, load_state
+from mazzo.engine.errors import Text
 from mazzo.engine.events import Event
 from mazzo.engine.game import outside
 from mazzo.service.errors import ApiError, ServiceReason
@@ -79,7 +80,9 @@ def load_tabled_record(payload: bytes) -> tuple[Any, bytes, int, Table]:
     # (a buggy writer, a leaked key) must not reach a field it cannot fill.
     problems = outside("ply", (ply,), 0, MAX_PLY)
     if problems:
-        raise InvalidInput(Reason.STATE_CORRUPT, "the state is inconsistent: " + problems[0])
+        raise InvalidInput(
+            Reason.STATE_CORRUPT, "the state is inconsistent: {problems}", problems=problems[0]
+        )
     at, table = _RECORD.size, NO_TABLE
     if payload[0] == _TABLED_RECORD_FORMAT:
         if len(payload) < at + _TABLE_LENGTH.size:
@@ -99,7 +102,7 @@ def game_id_text(game_id: bytes) -> str:
 # ---------------------------------------------------------------- seat credentials
 
 
-def denied(reason: ServiceReason, message: str, **metadata: str) -> ApiError:
+def denied(reason: ServiceReason, message: str | Text, **metadata: str) -> ApiError:
     """PERMISSION_DENIED (HTTP 403) with a stable reason."""
     return ApiError(grpc.StatusCode.PERMISSION_DENIED, reason, message, metadata)
 

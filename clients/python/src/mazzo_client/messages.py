@@ -109,9 +109,7 @@ def game_field(options: Message) -> str:
     raise TypeError(f"{kind} is no game's options message")
 
 
-def game_options(
-    options: Message | None, legacy: dict[str, Message | None]
-) -> Message | None:
+def game_options(options: Message | None, legacy: dict[str, Message | None]) -> Message | None:
     """``options``, or the one message given by a game's own keyword (``scopa=``,
     ``tressette=``: the keywords of earlier releases, kept working)."""
     given = [message for message in legacy.values() if message is not None]

@@ -65,9 +65,7 @@ def choose(
 
 
 class _Search:
-    def __init__(
-        self, seat: int, side: int, more: Callable[[int], bool], explore: float
-    ) -> None:
+    def __init__(self, seat: int, side: int, more: Callable[[int], bool], explore: float) -> None:
         self.seat, self.side, self.more, self.explore = seat, side, more, explore
         self.ends = 0  # hand ends reached: the search's simulations
         self.points: list[float] = []  # by root move: the seat's expected points

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mazzo.engine.cards import DECK, Card
-from mazzo.engine.faces import card_index, card_name
+from mazzo.engine.faces import card_index
 from mazzo.engine.scopa_rules import Face
+from mazzo.service.i18n import card_name
 from mazzo.v1 import engine_pb2 as pb
 
 #: Every card's name by card: a plain look-up, cheaper than ``str(card)``.

@@ -15,7 +15,8 @@ from typing import TextIO
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client.client import MazzoClient
 from mazzo_client.errors import MazzoError
-from mazzo_client.play import record
+from mazzo_client.play import lang, record
+from mazzo_client.play.lang import _
 from mazzo_client.play.record import RecordError, Replay
 from mazzo_client.play.server import LocalServer, ServerError, server_installed
 from mazzo_client.play.session import Console, Session, Settings
@@ -92,6 +93,12 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--server", metavar="HOST:PORT", help="a Mazzo server's gRPC address (default: start one)"
     )
+    play.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="the game's language: it, en, es, fr or ru (default: $LANG's, else English); "
+        "the server is asked for its messages and card names in it too",
+    )
     return top
 
 
@@ -109,13 +116,16 @@ def main(
     args = parser().parse_args(argv)
     out = stdout or sys.stdout
     console = Console(stdin or sys.stdin, out, width=terminal_width(out))
+    language = lang.choose(args.lang)
     try:
         if args.record or args.replay:
             record.require_library()
         replay = record.load(args.replay) if args.replay else None
         with (
             _server(args.server, console) as target,
-            MazzoClient(target, timeout=CALL_TIMEOUT) as client,
+            MazzoClient(
+                target, timeout=CALL_TIMEOUT, metadata=((lang.METADATA_KEY, language),)
+            ) as client,
         ):
             catalog = client.catalog()
             if args.list:
@@ -145,7 +155,9 @@ def _server(address: str | None, console: Console) -> Iterator[str]:
             "(or install the server, e.g. `make serve`'s set-up in a checkout)"
         )
     with LocalServer() as server:
-        console.say(f"(A Mazzo server for this game listens on {server.target}.)")
+        console.say(
+            _("(A Mazzo server for this game listens on {target}.)").format(target=server.target)
+        )
         yield server.target
 
 

@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
+from mazzo_client.play.lang import N_, _
 from mazzo_client.play.text import Names, Seating, plural, scoring_table
 
-SUIT_NAMES = {"D": "coins", "C": "cups", "S": "swords", "B": "batons"}
+SUIT_NAMES = {"D": N_("coins"), "C": N_("cups"), "S": N_("swords"), "B": N_("batons")}
 
 
 @dataclass
@@ -39,7 +40,7 @@ class Narrator:
         for event, after in zip(told, [*told[1:], None], strict=True):
             lines += self.tell_one(event)
             if self.scopa and event.HasField("card_played") and not _is_capture(after):
-                lines.append("  It stays on the table.")
+                lines.append("  " + _("It stays on the table."))
         return lines
 
     def tell_one(self, event: pb.Event) -> list[str]:
@@ -53,19 +54,26 @@ class Narrator:
         deals = self.seating.subject(deal.dealer, "deal")
         if deal.hand_number == self.hand_number:  # the same hand: more cards from the stock
             each = plural(max(deal.hand_sizes, default=0), "card")
-            return [f"{deals} {each} each; {deal.stock_size} left in the stock."]
+            more = _("{deals} {each} each; {left} left in the stock.")
+            return [more.format(deals=deals, each=each, left=deal.stock_size)]
         self.hand_number = deal.hand_number
-        said = f"Hand {deal.hand_number}: {deals[0].lower()}{deals[1:]}"
+        said = _("Hand {number}: {deals}").format(
+            number=deal.hand_number, deals=f"{deals[0].lower()}{deals[1:]}"
+        )
         if deal.table:
-            said += f"; on the table: {self.names.cards(deal.table)}"
+            said += _("; on the table: {cards}").format(cards=self.names.cards(deal.table))
         return [said + "."]
 
     def _cards_dealt(self, dealt: pb.CardsDealt) -> list[str]:
-        return [f"You are dealt: {self.names.cards(dealt.cards)}."]
+        return [_("You are dealt: {cards}.").format(cards=self.names.cards(dealt.cards))]
 
     def _redeal(self, redeal: pb.Redeal) -> list[str]:
         table = self.names.cards(redeal.table)
-        return [f"The first table ({table}) does not stand: the cards are dealt again."]
+        return [
+            _("The first table ({table}) does not stand: the cards are dealt again.").format(
+                table=table
+            )
+        ]
 
     def _card_played(self, played: pb.CardPlayed) -> list[str]:
         return [f"{self.seating.subject(played.seat, 'play')} {self.names.card(played.card)}."]
@@ -73,35 +81,41 @@ class Narrator:
     def _capture(self, capture: pb.Capture) -> list[str]:
         self.piles[capture.side] += [capture.card, *capture.taken]
         said = f"  {self.seating.subject(capture.seat, 'take')} {self.names.cards(capture.taken)}"
-        return [said + (" - SCOPA! a sweep." if capture.sweep else ".")]
+        return [said + (" - " + _("SCOPA! a sweep.") if capture.sweep else ".")]
 
     def _leftovers_taken(self, leftovers: pb.LeftoversTaken) -> list[str]:
         self.piles[leftovers.side] += leftovers.cards
         whose = self.seating.side_name(leftovers.side)
-        return [f"The cards left on the table go to {whose}: {self.names.cards(leftovers.cards)}."]
+        left = _("The cards left on the table go to {whose}: {cards}.")
+        return [left.format(whose=whose, cards=self.names.cards(leftovers.cards))]
 
     def _first_table_taken(self, taken: pb.FirstTableTaken) -> list[str]:
         self.piles[taken.side] += taken.cards
         dealer = self.seating.seat_name(taken.dealer)
         sweeps = f", {plural(taken.sweeps, 'sweep')}" if taken.sweeps else ""
-        return [f"The first table adds up: the dealer, {dealer}, takes it{sweeps}."]
+        adds_up = _("The first table adds up: the dealer, {dealer}, takes it{sweeps}.")
+        return [adds_up.format(dealer=dealer, sweeps=sweeps)]
 
     def _declaration(self, declared: pb.Declaration) -> list[str]:
         matta = (
-            f", the matta standing for {declared.matta_value}"
+            _(", the matta standing for {value}").format(value=declared.matta_value)
             if declared.HasField("matta_value")
             else ""
         )
         who = self.seating.subject(declared.seat, "declare")
         cards = self.names.cards(declared.cards)
-        return [f"{who} {declared.kind} ({cards}){matta}: {declared.points} points."]
+        said = _("{who} {kind} ({cards}){matta}: {points} points.")
+        return [
+            said.format(
+                who=who, kind=declared.kind, cards=cards, matta=matta, points=declared.points
+            )
+        ]
 
     def _trick_won(self, trick: pb.TrickWon) -> list[str]:
         self.piles[trick.side] += trick.cards
-        return [
-            f"  {self.seating.subject(trick.seat, 'win')} the trick "
-            f"({self.names.cards(trick.cards)})."
-        ]
+        said = _("{who} the trick ({cards}).")
+        who = self.seating.subject(trick.seat, "win")
+        return ["  " + said.format(who=who, cards=self.names.cards(trick.cards))]
 
     def _card_drawn(self, drawn: pb.CardDrawn) -> list[str]:
         return [f"  {self.seating.subject(drawn.seat, 'draw')} {self.names.card(drawn.card)}."]
@@ -109,8 +123,9 @@ class Narrator:
     def _napoletana_declared(self, declared: pb.NapoletanaDeclared) -> list[str]:
         who = self.seating.subject(declared.seat, "declare")
         cards = self.names.cards(declared.cards)
-        suit = SUIT_NAMES.get(declared.suit, declared.suit)
-        return [f"{who} a napoletana of {suit} ({cards}): {declared.points} points."]
+        suit = _(SUIT_NAMES[declared.suit]) if declared.suit in SUIT_NAMES else declared.suit
+        said = _("{who} a napoletana of {suit} ({cards}): {points} points.")
+        return [said.format(who=who, suit=suit, cards=cards, points=declared.points)]
 
     def _hand_scored(self, scored: pb.HandScored) -> list[str]:
         table = scoring_table(scored, self.piles, self.seating, self.primiera_rule, self.target)
@@ -121,12 +136,13 @@ class Narrator:
     def _game_over(self, over: pb.GameOver) -> list[str]:
         won = self.seating.side(self.seating.human) == over.winning_side
         if won:
-            verdict = "Your side wins!" if self.seating.teams else "You win!"
+            verdict = _("Your side wins!") if self.seating.teams else _("You win!")
         elif self.seating.teams:
-            verdict = "The other side wins."
+            verdict = _("The other side wins.")
         else:
             verdict = f"{self.seating.subject(over.winning_side, 'win')}."
-        return [f"Game over. {verdict} Final score: {self.seating.scores(over.scores)}."]
+        over_text = _("Game over. {verdict} Final score: {scores}.")
+        return [over_text.format(verdict=verdict, scores=self.seating.scores(over.scores))]
 
 
 def _is_capture(event: pb.Event | None) -> bool:

@@ -12,6 +12,7 @@ from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client.client import MazzoClient
 from mazzo_client.messages import computer, idempotency_key
 from mazzo_client.play import record
+from mazzo_client.play.lang import N_, _
 from mazzo_client.play.narrate import Narrator
 from mazzo_client.play.record import HUMAN, Replay
 from mazzo_client.play.text import Names, Seating, plural
@@ -27,7 +28,7 @@ def numbers(count: int) -> str:
 
 
 def type_a_number(count: int) -> str:
-    return "Type 1" if count == 1 else f"Type a number from 1 to {count}"
+    return _("Type 1") if count == 1 else _("Type a number from 1 to {count}").format(count=count)
 
 
 class Console:
@@ -146,7 +147,7 @@ class Session:
                 state, status = played.state, played.status
                 self._tell(played.events, state, status)
         except (Left, KeyboardInterrupt) as left:
-            self.console.say("You leave the game unfinished.")
+            self.console.say(_("You leave the game unfinished."))
             self._save(None)
             self._say_how_to_play_again()
             return 0 if isinstance(left, Left) and left.chosen else 1
@@ -172,11 +173,23 @@ class Session:
         )
         self.credentials = {c.seat: c.credential for c in started.seat_credentials}
         self.narrator.target = started.status.target
-        title = f"{started.status.game}, {request.players} players, to {started.status.target}"
         others = ", ".join(
             self.seating.seat_name(s) for s in range(request.players) if s != self.human
         )
-        self.console.say(f"A game of {title}. You are seat {self.human}; against you: {others}.")
+        opening = _(
+            "A game of {game}, {players} players, to {target}. "
+            "You are seat {seat}; against you: {others}."
+        )
+        status = started.status
+        self.console.say(
+            opening.format(
+                game=status.game,
+                players=request.players,
+                target=status.target,
+                seat=self.human,
+                others=others,
+            )
+        )
         self._view(started.state)
         return started
 
@@ -193,7 +206,7 @@ class Session:
         if "deal" in kinds and "cards_dealt" not in kinds and not status.game_over:
             # A deal made by a bot's move: its answer carries no card of ours.
             hand = self._view(state).hand
-            self.console.say(f"You are dealt: {self.names.cards(hand)}.")
+            self.console.say(_("You are dealt: {cards}.").format(cards=self.names.cards(hand)))
 
     # ------------------------------------------------------------ the bots
 
@@ -240,13 +253,14 @@ class Session:
             by_card.setdefault(move.card, []).append(move)
         in_hand = list(view.hand)  # the server's order: Tressette's by suit and strength
         cards = sorted(by_card, key=lambda c: in_hand.index(c) if c in in_hand else len(in_hand))
-        self.console.say("Your moves:")
+        self.console.say(_("Your moves:"))
         for number, card in enumerate(cards, 1):
             self.console.say(f"  {number}) {self._card_choice(card, by_card[card])}")
         if self.settings.hint:
             self.console.say(self._hint(state, status, cards))
         while True:
-            answer = self._ask(f"Your move ({numbers(len(cards))}, h for a hint, q to quit): ")
+            question = _("Your move ({numbers}, h for a hint, q to quit): ")
+            answer = self._ask(question.format(numbers=numbers(len(cards))))
             if answer in HINT:
                 self.console.say(self._hint(state, status, cards))
                 continue
@@ -266,7 +280,7 @@ class Session:
             checked = self.client.validate(state, move, credential=self.credentials[self.human])
             if not checked.legal:
                 return f"{self.names.card(code)}: {checked.message}."
-        return f"{type_a_number(count)}, or a card's code."
+        return _("{type_a_number}, or a card's code.").format(type_a_number=type_a_number(count))
 
     def _ask(self, prompt: str) -> str:
         answer = self.console.ask(prompt)
@@ -284,12 +298,13 @@ class Session:
         return next((o for o in options if o.lower() == answer), None)
 
     def _pick_capture(self, card: str, choices: Sequence[pb.Move]) -> pb.Move:
-        self.console.say(f"With {self.names.card(card)} you may:")
+        self.console.say(_("With {card} you may:").format(card=self.names.card(card)))
         for number, move in enumerate(choices, 1):
             self.console.say(f"  {number}) {self._what_it_does(move)}")
         options = [str(n) for n in range(1, len(choices) + 1)]
         while True:
-            picked = self._pick(self._ask(f"Which capture ({numbers(len(choices))})? "), options)
+            question = _("Which capture ({numbers})? ").format(numbers=numbers(len(choices)))
+            picked = self._pick(self._ask(question), options)
             if picked is not None:
                 return choices[int(picked) - 1]
             self.console.say(f"{type_a_number(len(choices))}.")
@@ -299,18 +314,22 @@ class Session:
             does = self._what_it_does(moves[0])
             return self.names.card(card) + (f": {does}" if does else "")
         takes = sum(1 for m in moves if m.take)
-        lay = " or lay it" if any(m.lay for m in moves) else ""
-        return f"{self.names.card(card)}: {plural(takes, 'way')} to take{lay}"
+        ways = plural(takes, "way")
+        if any(m.lay for m in moves):
+            return _("{card}: {ways} to take or lay it").format(
+                card=self.names.card(card), ways=ways
+            )
+        return _("{card}: {ways} to take").format(card=self.names.card(card), ways=ways)
 
     def _what_it_does(self, move: pb.Move) -> str:
         if move.take:
-            return f"take {self.names.cards(move.take)}"
+            return _("take {cards}").format(cards=self.names.cards(move.take))
         if move.lay:
-            return "lay it on the table without taking"
+            return _("lay it on the table without taking")
         game = self.settings.request.WhichOneof("game") or ""
         options = getattr(pb.View(), game, None)  # the game's part of a view: a table?
         has_table = options is not None and "table" in options.DESCRIPTOR.fields_by_name
-        return "to the table" if has_table else ""
+        return _("to the table") if has_table else ""
 
     def _hint(self, state: bytes, status: pb.Status, cards: Sequence[str]) -> str:
         suggested = self.client.suggest(
@@ -327,60 +346,77 @@ class Session:
         number = cards.index(move.card) + 1 if move.card in cards else "?"
         does = self._what_it_does(move)
         expects = (
-            f", expecting {suggested.expected_points:.1f} points this hand"
+            _(", expecting {points} points this hand").format(
+                points=f"{suggested.expected_points:.1f}"
+            )
             if suggested.HasField("expected_points")
             else ""
         )
         does = f": {does}" if does else ""
-        return f"Hint ({HINT_LEVEL}): {number}) {self.names.card(move.card)}{does}{expects}."
+        hint = _("Hint ({level}): {number}) {card}{does}{expects}.")
+        card = self.names.card(move.card)
+        return hint.format(
+            level=_(HINT_LEVEL), number=number, card=card, does=does, expects=expects
+        )
 
     def _board(self, view: pb.View) -> list[str]:
         status = view.status
+        heading = _("Hand {number}, move {move}. Score: {scores} (to {target}).")
+        scores = self.seating.scores(status.scores)
         lines = [
-            f"Hand {status.hand_number}, move {status.ply + 1}. "
-            f"Score: {self.seating.scores(status.scores)} (to {status.target})."
+            heading.format(
+                number=status.hand_number, move=status.ply + 1, scores=scores, target=status.target
+            )
         ]
         others = [
             f"{self.seating.seat_name(seat)}: {plural(size, 'card')}"
             for seat, size in enumerate(view.hand_sizes)
             if seat != self.human
         ]
-        stock = f"; stock {view.stock_size}" if view.stock_size else ""
-        lines.append("Hands: " + "; ".join(others) + stock + ".")
+        stock = _("; stock {size}").format(size=view.stock_size) if view.stock_size else ""
+        lines.append(_("Hands: {hands}.").format(hands="; ".join(others) + stock))
         for known in view.known:
             if known.cards and known.seat != self.human:
-                lines.append(
-                    f"Known in {self.seating.seat_name(known.seat)}'s hand: "
-                    f"{self.names.cards(known.cards)}."
-                )
+                said = _("Known in {seat}'s hand: {cards}.")
+                seat = self.seating.seat_name(known.seat)
+                lines.append(said.format(seat=seat, cards=self.names.cards(known.cards)))
         taken = [
             f"{self.seating.side_name(p.side)}: {plural(len(p.cards), 'card')}"
             + (f", {plural(p.sweeps, 'sweep')}" if p.sweeps else "")
             for p in view.piles
         ]
-        lines.append("Taken: " + "; ".join(taken) + ".")
+        lines.append(_("Taken: {piles}.").format(piles="; ".join(taken)))
         # The game's own part of the view (named as the game): a trick or a table.
         own = getattr(view, view.WhichOneof("game") or "scopa")
         fields = own.DESCRIPTOR.fields_by_name
         if "trick" in fields:
+            by = _("{card} by {seat}")
             played = [
-                f"{self.names.card(card)} by "
-                f"{self.seating.seat_name((own.leader + i) % status.players)}"
+                by.format(
+                    card=self.names.card(card),
+                    seat=self.seating.seat_name((own.leader + i) % status.players),
+                )
                 for i, card in enumerate(own.trick)
             ]
-            lines.append("Trick: " + ("; ".join(played) or "you lead") + ".")
+            lines.append(_("Trick: {cards}.").format(cards="; ".join(played) or _("you lead")))
         if "table" in fields:
-            lines.append(f"Table: {self.names.cards(own.table, 'empty')}.")
+            table = self.names.cards(own.table, N_("empty"))
+            lines.append(_("Table: {cards}.").format(cards=table))
         if "trump_card" in fields and (own.trump_card or own.trump_suit):
-            turn_up = f", the turn-up {self.names.card(own.trump_card)}" if own.trump_card else ""
-            lines.append(f"Trumps: {own.trump_suit}{turn_up}.")
-        lines.append(f"Your hand: {self.names.cards(view.hand)}.")
+            turn_up = (
+                _(", the turn-up {card}").format(card=self.names.card(own.trump_card))
+                if own.trump_card
+                else ""
+            )
+            lines.append(_("Trumps: {suit}{turn_up}.").format(suit=own.trump_suit, turn_up=turn_up))
+        lines.append(_("Your hand: {cards}.").format(cards=self.names.cards(view.hand)))
         return lines
 
     # ------------------------------------------------------------ the end
 
     def _finish(self, status: pb.Status) -> int:
         self._save(status)
+        # This line stays English: programs (and the tests) read it.
         scores = " ".join(str(s) for s in status.scores)
         self.console.say(
             f"Server status: game over, scores {scores}, winning side {status.winning_side}, "
@@ -394,19 +430,19 @@ class Session:
                     f"side {status.winning_side} winning."
                 )
                 return 1
-            self.console.say("The replay ends as the record did.")
+            self.console.say(_("The replay ends as the record did."))
             return 0
         self._say_how_to_play_again()
         if self.settings.record_path is not None:
-            self.console.say(
-                f"Watch this game again: mazzo play --replay {self.settings.record_path}"
-            )
+            again = _("Watch this game again: mazzo play --replay {path}")
+            self.console.say(again.format(path=self.settings.record_path))
         return 0
 
     def _say_how_to_play_again(self) -> None:
         if self.settings.replay is None:
             seed = self.settings.request.seed
-            self.console.say(f"The same deals again: add --seed {seed} to the same options.")
+            again = _("The same deals again: add --seed {seed} to the same options.")
+            self.console.say(again.format(seed=seed))
 
     def _save(self, final: pb.Status | None) -> None:
         """Write the record (``final``: the status at the end; ``None``, left unfinished)."""

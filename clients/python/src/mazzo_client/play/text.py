@@ -7,15 +7,35 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
+from mazzo_client.play.lang import N_, _, ngettext
 
 # Primiera values of the standard scale, by rank (figures 10).
 PRIMIERA_SCALE = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
 SUITS = "DCSB"
 SEVENS_RULES = ("PRIMIERA_RULE_SEVENS", "PRIMIERA_RULE_MOST_SEVENS")
+#: A sentence's start by verb: the human's, then another seat's ({seat}).
+SUBJECTS = {
+    "deal": (N_("You deal"), N_("{seat} deals")),
+    "play": (N_("You play"), N_("{seat} plays")),
+    "take": (N_("You take"), N_("{seat} takes")),
+    "declare": (N_("You declare"), N_("{seat} declares")),
+    "win": (N_("You win"), N_("{seat} wins")),
+    "draw": (N_("You draw"), N_("{seat} draws")),
+}
+#: The bots' levels, as the player reads them.
+LEVEL_NAMES = (N_("random"), N_("greedy"), N_("expert"))
+BOT = N_("bot")
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    """``3 cards``, in the chosen language (word: card, sweep or way)."""
+    if word == "card":
+        form = ngettext("{count} card", "{count} cards", count)
+    elif word == "sweep":
+        form = ngettext("{count} sweep", "{count} sweeps", count)
+    else:
+        form = ngettext("{count} way", "{count} ways", count)
+    return form.format(count=count)
 
 
 def rank(card: str) -> int:
@@ -55,8 +75,8 @@ class Names:
         name = self.name(code)
         return code if name == code else f"{name} [{code}]"
 
-    def cards(self, codes: Iterable[str], empty: str = "nothing") -> str:
-        return ", ".join(self.card(c) for c in codes) or empty
+    def cards(self, codes: Iterable[str], empty: str = N_("nothing")) -> str:
+        return ", ".join(self.card(c) for c in codes) or _(empty)
 
 
 @dataclass(frozen=True)
@@ -80,23 +100,26 @@ class Seating:
 
     def seat_name(self, seat: int) -> str:
         if seat == self.human:
-            return "you"
-        partner = (
-            ", your partner" if self.teams and self.side(seat) == self.side(self.human) else ""
-        )
-        return f"seat {seat} ({self.levels.get(seat, 'bot')}{partner})"
+            return _("you")
+        level = _(self.levels.get(seat, BOT))
+        if self.teams and self.side(seat) == self.side(self.human):
+            return _("seat {seat} ({level}, your partner)").format(seat=seat, level=level)
+        return _("seat {seat} ({level})").format(seat=seat, level=level)
 
     def subject(self, seat: int, verb: str) -> str:
         """``You take`` / ``Seat 1 (expert) takes``: a sentence's start."""
+        yours, theirs = SUBJECTS[verb]
         if seat == self.human:
-            return f"You {verb}"
-        return f"{self.seat_name(seat)[0].upper()}{self.seat_name(seat)[1:]} {verb}s"
+            return _(yours)
+        name = self.seat_name(seat)
+        return _(theirs).format(seat=f"{name[0].upper()}{name[1:]}")
 
     def side_name(self, side: int) -> str:
         if not self.teams:
             return self.seat_name(side).split(" (")[0]
         seats = "+".join(str(s) for s in range(self.players) if self.side(s) == side)
-        return f"{'us' if side == self.side(self.human) else 'them'} ({seats})"
+        template = _("us ({seats})") if side == self.side(self.human) else _("them ({seats})")
+        return template.format(seats=seats)
 
     def scores(self, scores: Sequence[int]) -> str:
         return ", ".join(f"{self.side_name(side)}: {score}" for side, score in enumerate(scores))
@@ -145,7 +168,7 @@ def scoring_table(
     """The hand's scoring, one column per side, then the match score."""
     sides = sorted(scored.sides, key=lambda s: s.side)
     lines = [
-        f"Hand {scored.hand_number} scoring",
+        _("Hand {number} scoring").format(number=scored.hand_number),
         _row("", [seating.side_name(s.side) for s in sides]),
     ]
     game = (sides[0].WhichOneof("game") or "") if sides else ""
@@ -155,8 +178,9 @@ def scoring_table(
         lines += _tressette_rows([s.tressette for s in sides])
     elif game:  # any other game: each field of its score message
         lines += _field_rows([getattr(s, game) for s in sides])
-    lines.append(_row("hand total", [str(s.total) for s in sides]))
-    lines.append(f"Match: {seating.scores(scored.scores)} (playing to {target})")
+    lines.append(_row(_("hand total"), [str(s.total) for s in sides]))
+    match = _("Match: {scores} (playing to {target})")
+    lines.append(match.format(scores=seating.scores(scored.scores), target=target))
     return lines
 
 
@@ -166,34 +190,34 @@ def _scopa_rows(
     scores = [s.scopa for s in sides]
     primiera_cards = [best_primiera_cards(piles.get(s.side, ()), primiera_rule) for s in sides]
     rows = [
-        _row("cards", [_points(s.cards, s.cards_point) for s in scores]),
-        _row("coins", [_points(s.denari, s.denari_point) for s in scores]),
+        _row(_("cards"), [_points(s.cards, s.cards_point) for s in scores]),
+        _row(_("coins"), [_points(s.denari, s.denari_point) for s in scores]),
         _row(
-            "settebello",
-            [_points("yes" if s.settebello_point else "-", s.settebello_point) for s in scores],
+            _("settebello"),
+            [_points(_("yes") if s.settebello_point else "-", s.settebello_point) for s in scores],
         ),
-        _row("primiera", [_points(s.primiera or "none", s.primiera_point) for s in scores]),
-        _row("  its cards", [" ".join(cards) or "-" for cards in primiera_cards]),
-        _row("sweeps", [_points(s.sweeps, s.sweeps) for s in scores]),
-        _row("napola", [str(s.napola) for s in scores]),
+        _row(_("primiera"), [_points(s.primiera or _("none"), s.primiera_point) for s in scores]),
+        _row("  " + _("its cards"), [" ".join(cards) or "-" for cards in primiera_cards]),
+        _row(_("sweeps"), [_points(s.sweeps, s.sweeps) for s in scores]),
+        _row(_("napola"), [str(s.napola) for s in scores]),
     ]
-    extras = ("re_bello_point", "grande", "piccola", "declarations")
-    for name in extras:  # the variants' own points, shown when a side made any
+    extras = {
+        "re_bello_point": N_("re bello"),
+        "grande": N_("grande"),
+        "piccola": N_("piccola"),
+        "declarations": N_("declarations"),
+    }
+    for name, label in extras.items():  # the variants' own points, shown when a side made any
         if any(getattr(s, name) for s in scores):
-            rows.append(
-                _row(
-                    name.replace("_point", "").replace("_", " "),
-                    [str(getattr(s, name)) for s in scores],
-                )
-            )
+            rows.append(_row(_(label), [str(getattr(s, name)) for s in scores]))
     return rows
 
 
 def _tressette_rows(scores: Sequence[pb.TressetteScore]) -> list[str]:
     return [
-        _row("card points", [f"{_thirds(s.thirds)} ({s.card_points})" for s in scores]),
-        _row("last trick", [str(s.last_trick_point) for s in scores]),
-        _row("napoletana", [str(s.napoletana) for s in scores]),
+        _row(_("card points"), [f"{_thirds(s.thirds)} ({s.card_points})" for s in scores]),
+        _row(_("last trick"), [str(s.last_trick_point) for s in scores]),
+        _row(_("napoletana"), [str(s.napoletana) for s in scores]),
     ]
 
 
@@ -202,4 +226,11 @@ def _field_rows(scores: Sequence[Any]) -> list[str]:
     if not scores:
         return []
     names = [field.name for field in scores[0].DESCRIPTOR.fields]
-    return [_row(name.replace("_", " "), [str(getattr(s, name)) for s in scores]) for name in names]
+    # The words are translated where a catalog has them (FIELD_WORDS marks the known ones).
+    return [
+        _row(_(name.replace("_", " ")), [str(getattr(s, name)) for s in scores]) for name in names
+    ]
+
+
+#: The words of the score fields _field_rows shows (Briscola's), for the catalogs.
+FIELD_WORDS = (N_("card points"),)

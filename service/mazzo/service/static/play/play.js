@@ -11,15 +11,59 @@
 // bots, over, error) and data-settled ("true" once the last events are shown).
 // `?fast=1` shows every event without animation time.
 
+import MESSAGES from "./messages.js";
+
 const HUMAN = 0;
 const params = new URLSearchParams(location.search);
 const SPEED = params.get("fast") === "1" ? 0 : 1;
-const LEVELS = ["random", "greedy", "expert"];
+const LEVELS = [N_("random"), N_("greedy"), N_("expert")];
 // The expert's thinking time per move (`?budget=` in milliseconds).
 const BUDGET_MS = Number(params.get("budget") ?? 300);
 const $ = (id) => document.getElementById(id);
 // Fast: no CSS animation or transition either (play.css).
 document.documentElement.classList.toggle("fast", SPEED === 0);
+
+// ---------------------------------------------------------------- the language
+
+// The languages of the page; the server is asked for the same (Accept-Language),
+// which its messages and card names follow. The default: `?lang=`, else the
+// first of the browser's languages the page speaks, else English.
+const LANGUAGES = { it: "Italiano", en: "English", es: "Español", fr: "Français", ru: "Русский" };
+let language = chooseLanguage([params.get("lang"), ...(navigator.languages ?? [])]);
+
+function chooseLanguage(tags) {
+  for (const tag of tags) {
+    const primary = tag?.toLowerCase().split("-")[0];
+    if (primary && primary in LANGUAGES) return primary;
+  }
+  return "en";
+}
+
+/** The page's text for an English key in the chosen language, with its {values};
+ * ``count`` picks a plural form (Intl.PluralRules). */
+function t(key, values = {}, count = undefined) {
+  let text = MESSAGES[language]?.[key] ?? MESSAGES.en[key] ?? key;
+  if (typeof text === "object") text = text[new Intl.PluralRules(language).select(count)] ?? text.other;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/** Marks a key that t() translates later (the catalog test reads these too). */
+function N_(key) {
+  return key;
+}
+
+function translatePage() {
+  document.documentElement.lang = language;
+  document.body.dataset.lang = language;
+  document.title = t("Mazzo · play against the computer");
+  for (const element of document.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);
+  // The page's own markup (a <b>), from its own table: never text from elsewhere.
+  for (const element of document.querySelectorAll("[data-i18n-html]")) element.innerHTML = t(element.dataset.i18nHtml);
+  for (const element of document.querySelectorAll("[data-i18n-label]")) {
+    element.setAttribute("aria-label", t(element.dataset.i18nLabel));
+  }
+  for (const element of document.querySelectorAll("[data-i18n-title]")) element.title = t(element.dataset.i18nTitle);
+}
 
 // ---------------------------------------------------------------- the API
 
@@ -35,7 +79,10 @@ class ApiError extends Error {
 async function call(method, path, body) {
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: {
+      "accept-language": language,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = await response.json().catch(() => undefined);
@@ -170,21 +217,21 @@ function log(text) {
 // ---------------------------------------------------------------- seats and sides
 
 function seatName(seat) {
-  return seat === HUMAN ? "You" : `Seat ${seat} (${game.levels[seat]})`;
+  return seat === HUMAN ? t("You") : t("Seat {seat} ({level})", { seat, level: t(game.levels[seat]) });
 }
 
 function sideOf(seat) {
   return game.sides === game.players ? seat : seat % game.sides;
 }
 
-/** The verb for a seat or side: "you take", "Seat 1 takes". */
-function verb(you, base) {
-  return you ? base : `${base}s`;
+/** Whether a side is the person alone (a line then says "you take", not "Seat 1 takes"). */
+function isYou(side) {
+  return game.sides === game.players && side === HUMAN;
 }
 
 function sideName(side) {
-  if (game.sides === game.players) return side === HUMAN ? "You" : `Seat ${side}`;
-  return side === sideOf(HUMAN) ? "Your side" : "Their side";
+  if (game.sides === game.players) return side === HUMAN ? t("You") : t("Seat {seat}", { seat: side });
+  return side === sideOf(HUMAN) ? t("Your side") : t("Their side");
 }
 
 function pileBox(side) {
@@ -203,15 +250,16 @@ function centre() {
 
 const narrate = {
   async deal(e) {
-    await banner(`Hand ${e.handNumber}`, 600);
-    log(`Hand ${e.handNumber}: ${seatName(e.dealer)} ${verb(e.dealer === HUMAN, "deal")}${tableText(e.table)}.`);
+    await banner(t("Hand {number}", { number: e.handNumber }), 600);
+    const values = { number: e.handNumber, seat: seatName(e.dealer), table: tableText(e.table) };
+    log(t(e.dealer === HUMAN ? N_("Hand {number}: you deal{table}.") : N_("Hand {number}: {seat} deals{table}."), values));
   },
   async cardsDealt(e) {
-    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "are" : "is"} dealt ${names(e.cards)}.`);
+    log(t(e.seat === HUMAN ? N_("You are dealt {cards}.") : N_("{seat} is dealt {cards}."), { seat: seatName(e.seat), cards: names(e.cards) }));
   },
   async redeal(e) {
-    await banner("Redeal", 600);
-    log(`Redeal by ${e.dealer === HUMAN ? "you" : seatName(e.dealer)}${tableText(e.table)}.`);
+    await banner(t("Redeal"), 600);
+    log(t(e.dealer === HUMAN ? N_("Redeal by you{table}.") : N_("Redeal by {seat}{table}."), { seat: seatName(e.dealer), table: tableText(e.table) }));
   },
   async cardPlayed(e) {
     // The card leaves the seat's hand: face up if the page knew it, else one of its backs.
@@ -224,59 +272,68 @@ const narrate = {
     await fly(e.card, source ?? hand, placed);
     placed.style.visibility = "";
     source?.remove();
-    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "play" : "plays"} ${cardName(e.card)}.`);
+    log(t(e.seat === HUMAN ? N_("You play {card}.") : N_("{seat} plays {card}."), { seat: seatName(e.seat), card: cardName(e.card) }));
     await wait(250);
   },
   async capture(e) {
     const taken = [e.card, ...e.taken];
     const shown = taken.map((code) => centre().querySelector(`[data-card="${code}"]`));
     shown.forEach((element) => element?.classList.add("taken"));
-    if (e.sweep) await banner("Scopa!", 900);
+    if (e.sweep) await banner(t("Scopa!"), 900);
     else await wait(450);
     await Promise.all(taken.map((code, i) => fly(code, shown[i], pileBox(e.side))));
     shown.forEach((element) => element?.remove());
-    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "take" : "takes"} ${names(e.taken)} with ${cardName(e.card)}${e.sweep ? ": a sweep (scopa)!" : "."}`);
+    const line = e.seat === HUMAN
+      ? (e.sweep ? N_("You take {cards} with {card}: a sweep (scopa)!") : N_("You take {cards} with {card}."))
+      : (e.sweep ? N_("{seat} takes {cards} with {card}: a sweep (scopa)!") : N_("{seat} takes {cards} with {card}."));
+    log(t(line, { seat: seatName(e.seat), cards: names(e.taken), card: cardName(e.card) }));
   },
   async leftoversTaken(e) {
-    const you = game.sides === game.players && e.side === HUMAN;
-    if (e.cards.length) log(`${sideName(e.side)} ${verb(you, "take")} the last cards: ${names(e.cards)}.`);
+    const line = isYou(e.side) ? N_("You take the last cards: {cards}.") : N_("{side} takes the last cards: {cards}.");
+    if (e.cards.length) log(t(line, { side: sideName(e.side), cards: names(e.cards) }));
     await flyAll(e.cards, pileBox(e.side));
   },
   async firstTableTaken(e) {
-    const you = game.sides === game.players && e.side === HUMAN;
-    log(`${sideName(e.side)} ${verb(you, "take")} the first table (${names(e.cards)})${e.sweeps ? `, ${e.sweeps} sweep(s)` : ""}.`);
+    const line = isYou(e.side)
+      ? (e.sweeps ? N_("You take the first table ({cards}), sweeps: {sweeps}.") : N_("You take the first table ({cards})."))
+      : (e.sweeps ? N_("{side} takes the first table ({cards}), sweeps: {sweeps}.") : N_("{side} takes the first table ({cards})."));
+    log(t(line, { side: sideName(e.side), cards: names(e.cards), sweeps: e.sweeps }));
     await flyAll(e.cards, pileBox(e.side));
   },
   async declaration(e) {
     await banner(`${seatName(e.seat)}: ${e.kind}`, 900);
-    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "declare" : "declares"} ${e.kind} (${names(e.cards)}), ${e.points} points.`);
+    const line = e.seat === HUMAN ? N_("You declare {kind} ({cards}), {points} points.") : N_("{seat} declares {kind} ({cards}), {points} points.");
+    log(t(line, { seat: seatName(e.seat), kind: e.kind, cards: names(e.cards), points: e.points }));
   },
   async trickWon(e) {
     await wait(500);
     await flyAll(e.cards, pileBox(e.side));
-    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "win" : "wins"} the trick: ${names(e.cards)}.`);
+    log(t(e.seat === HUMAN ? N_("You win the trick: {cards}.") : N_("{seat} wins the trick: {cards}."), { seat: seatName(e.seat), cards: names(e.cards) }));
   },
   async cardDrawn(e) {
     await fly(e.card, $("stock"), seatBox(e.seat), false);
-    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "draw" : "draws"} ${cardName(e.card)}.`);
+    log(t(e.seat === HUMAN ? N_("You draw {card}.") : N_("{seat} draws {card}."), { seat: seatName(e.seat), card: cardName(e.card) }));
   },
   async trumpTurnedUp(e) {
-    log(`${cardName(e.card)} is turned up: trumps are ${cardName(e.card).split(" ").pop()}.`);
+    const values = { card: cardName(e.card), suit: cardName(e.card).split(" ").pop() };
+    log(t("{card} is turned up: trumps are {suit}.", values));
     await wait(250);
   },
   async napoletanaDeclared(e) {
-    await banner(`${seatName(e.seat)}: napoletana`, 900);
-    log(`${seatName(e.seat)} ${e.seat === HUMAN ? "declare" : "declares"} a napoletana (${names(e.cards)}), ${e.points} points.`);
+    await banner(t("{seat} declares a napoletana", { seat: seatName(e.seat) }), 900);
+    const line = e.seat === HUMAN ? N_("You declare a napoletana ({cards}), {points} points.") : N_("{seat} declares a napoletana ({cards}), {points} points.");
+    log(t(line, { seat: seatName(e.seat), cards: names(e.cards), points: e.points }));
   },
   async handScored(e) {
     game.sheet.push(e);
     renderSheet(e.scores);
     const totals = e.sides.map((s) => `${sideName(s.side)} ${s.total}`).join(", ");
-    log(`Hand ${e.handNumber} scored: ${totals}.`);
-    await banner(`Hand ${e.handNumber}: ${totals}`, 1600);
+    log(t("Hand {number} scored: {totals}.", { number: e.handNumber, totals }));
+    await banner(`${t("Hand {number}", { number: e.handNumber })}: ${totals}`, 1600);
   },
   async gameOver(e) {
-    log(`Game over: ${sideName(e.winningSide)} ${game.sides === game.players && e.winningSide === HUMAN ? "win" : "wins"} (${e.scores.join(" – ")}).`);
+    const line = isYou(e.winningSide) ? N_("Game over: you win ({scores}).") : N_("Game over: {side} wins ({scores}).");
+    log(t(line, { side: sideName(e.winningSide), scores: e.scores.join(" – ") }));
   },
 };
 
@@ -291,7 +348,7 @@ function names(codes) {
 }
 
 function tableText(table) {
-  return table?.length ? `; on the table ${names(table)}` : "";
+  return table?.length ? t("; on the table {cards}", { cards: names(table) }) : "";
 }
 
 async function show(events) {
@@ -353,7 +410,7 @@ function renderOpponents(view) {
     head.querySelector(".seat-name").textContent = seatName(seat);
     const side = sideOf(seat);
     head.querySelector(".pile").textContent =
-      side === sideOf(HUMAN) ? "partner" : pileText(view.piles, side);
+      side === sideOf(HUMAN) ? t("partner") : pileText(view.piles, side);
     box.append(head, cards);
     boxes.push(box);
   }
@@ -364,38 +421,51 @@ function renderOpponents(view) {
 function pileText(piles, side) {
   const pile = piles.find((p) => p.side === side);
   if (!pile) return "";
-  const sweeps = pile.sweeps ? ` · ${pile.sweeps} scop${pile.sweeps === 1 ? "a" : "e"}` : "";
-  return `${pile.cards.length} taken${sweeps}`;
+  const count = pile.cards.length;
+  const sweeps = pile.sweeps ? ` · ${t("{sweeps} sweep", { sweeps: pile.sweeps }, pile.sweeps)}` : "";
+  return `${t("{count} taken", { count }, count)}${sweeps}`;
 }
 
 function renderStatus(status) {
   const scores = status.scores.map((score, side) => `${sideName(side)} ${score}`).join(" · ");
   let text;
   if (status.gameOver) {
-    text = `Game over. ${sideName(status.winningSide)} won. ${scores}`;
+    const line = isYou(status.winningSide) ? N_("Game over. You won. {scores}") : N_("Game over. {side} won. {scores}");
+    text = t(line, { side: sideName(status.winningSide), scores });
   } else if (status.seatToPlay === HUMAN) {
-    text = `Your turn. ${scores} (to ${status.target})`;
+    text = t("Your turn. {scores} (to {target})", { scores, target: status.target });
   } else {
-    text = `${seatName(status.seatToPlay)} is thinking… ${scores} (to ${status.target})`;
+    const values = { seat: seatName(status.seatToPlay), scores, target: status.target };
+    text = t("{seat} is thinking… {scores} (to {target})", values);
   }
   $("status").textContent = text;
 }
 
 // ---------------------------------------------------------------- the score sheet
 
+// The words of the games' score fields, as detail() writes them: marked here for the
+// translations (tests/web/test_play_i18n.py checks them against the API's messages).
+const SCORE_WORDS = [
+  N_("cards"), N_("denari"), N_("primiera"), N_("cards point"), N_("denari point"),
+  N_("settebello point"), N_("primiera point"), N_("sweeps"), N_("napola"), N_("re bello point"),
+  N_("grande"), N_("piccola"), N_("declarations"), N_("thirds"), N_("card points"),
+  N_("last trick point"), N_("napoletana"),
+];
+
 // A side's score has its total and one message named after the game: every
-// field of it that is not zero, named in words ("settebelloPoint": "settebello point").
+// field of it that is not zero, named in words ("settebelloPoint": "settebello point"),
+// in the chosen language.
 function detail(side) {
   const [own] = Object.entries(side).filter(([key]) => key !== "side" && key !== "total");
   if (!own) return "";
   const words = (key) => key.replace(/([A-Z])/g, " $1").toLowerCase();
-  const parts = Object.entries(own[1]).filter(([, value]) => value).map(([key, value]) => `${words(key)} ${value}`);
-  return parts.join(", ") || "nothing";
+  const parts = Object.entries(own[1]).filter(([, value]) => value).map(([key, value]) => `${t(words(key))} ${value}`);
+  return parts.join(", ") || t("nothing");
 }
 
 function renderSheet(scores) {
   const table = $("scores");
-  const head = `<thead><tr><th>Hand</th>${scores.map((_, side) => `<th>${sideName(side)}</th>`).join("")}</tr></thead>`;
+  const head = `<thead><tr><th>${t("Hand")}</th>${scores.map((_, side) => `<th>${sideName(side)}</th>`).join("")}</tr></thead>`;
   const rows = game.sheet
     .map((hand) => {
       const cells = scores
@@ -408,7 +478,7 @@ function renderSheet(scores) {
     })
     .join("");
   const match = scores.map((score, side) => `<td data-side="${side}">${score}</td>`).join("");
-  table.innerHTML = `${head}<tbody>${rows}</tbody><tfoot><tr><th>Match</th>${match}</tr></tfoot>`;
+  table.innerHTML = `${head}<tbody>${rows}</tbody><tfoot><tr><th>${t("Match")}</th>${match}</tr></tfoot>`;
   table.dataset.scores = scores.join(",");
   $("sheet").hidden = false;
 }
@@ -468,10 +538,10 @@ function offerChoices(options, done) {
     button.type = "button";
     button.className = "choice";
     if (move.lay) {
-      button.textContent = "Lay it on the table";
+      button.textContent = t("Lay it on the table");
       button.dataset.lay = "true";
     } else {
-      button.append("Take ");
+      button.append(`${t("Take")} `);
       for (const code of move.take) button.append(cardElement(code));
     }
     button.addEventListener("click", () => done(move));
@@ -518,7 +588,8 @@ async function playGame() {
   }
   const won = game.status.winningSide;
   const mine = won === sideOf(HUMAN);
-  $("result-text").textContent = `${mine ? (game.sides === game.players ? "You win" : "Your side wins") : `${sideName(won)} wins`} ${game.status.scores.join(" – ")}`;
+  const result = mine ? (game.sides === game.players ? N_("You win {scores}") : N_("Your side wins {scores}")) : N_("{side} wins {scores}");
+  $("result-text").textContent = t(result, { side: sideName(won), scores: game.status.scores.join(" – ") });
   $("result").classList.toggle("lost", !mine);
   $("result").hidden = false;
   setPhase("over");
@@ -574,7 +645,7 @@ async function start(event) {
     await refresh();
     await playGame();
   } catch (error) {
-    $("status").textContent = `Error: ${error.message}`;
+    $("status").textContent = t("Error: {message}", { message: error.message });
     setPhase("error");
     settle(true);
   }
@@ -627,31 +698,60 @@ function onPlayersChange() {
   const selects = [];
   for (let seat = 1; seat < players; seat++) {
     const label = document.createElement("label");
-    label.textContent = `Seat ${seat} `;
+    const name = document.createElement("span");
+    name.textContent = t("Seat {seat}", { seat });
     const select = document.createElement("select");
     select.dataset.seat = String(seat);
-    fillOptions(select, LEVELS.map((l) => [l, l]), level);
-    label.append(select);
+    fillOptions(select, LEVELS.map((l) => [l, t(l)]), level);
+    label.append(name, " ", select);
     selects.push(label);
   }
   $("levels").replaceChildren(...selects);
 }
 
-async function init() {
-  try {
-    game.catalog = await api.catalog();
-  } catch (error) {
-    $("status").textContent = `The catalog could not be read: ${error.message}`;
-    setPhase("error");
-    return;
-  }
+const FACE_TITLES = { FACE_ITALIAN: N_("Italian"), FACE_FRENCH: N_("French"), FACE_SPANISH: N_("Spanish") };
+
+/** The catalog's card names (in the chosen language) by face. */
+async function readCatalog() {
+  game.catalog = await api.catalog();
   for (const info of game.catalog.games) {
     for (const face of info.faces) {
       game.faces.set(face.name, new Map(face.cards.map((c) => [c.code, c])));
     }
   }
-  const faceTitle = (name) => name.replace("FACE_", "").toLowerCase();
-  fillOptions($("face"), [...game.faces.keys()].map((f) => [f, faceTitle(f)]), params.get("face") ?? "FACE_ITALIAN");
+}
+
+function fillFaces(chosen) {
+  fillOptions($("face"), [...game.faces.keys()].map((f) => [f, t(FACE_TITLES[f] ?? f)]), chosen);
+}
+
+/** Another language: the page's words, the card names (the catalog read again) and
+ * what is shown, redrawn; a game in progress goes on. */
+async function onLanguageChange() {
+  language = $("lang").value;
+  translatePage();
+  await readCatalog();
+  fillFaces($("face").value);
+  for (const select of $("levels").querySelectorAll("select")) {
+    for (const option of select.options) option.text = t(option.value);
+    select.previousElementSibling.textContent = t("Seat {seat}", { seat: select.dataset.seat });
+  }
+  if (game.view) render();
+  if (!$("sheet").hidden && game.sheet) renderSheet(game.status?.scores ?? Array(game.sides).fill(0));
+}
+
+async function init() {
+  fillOptions($("lang"), Object.entries(LANGUAGES), language);
+  translatePage();
+  try {
+    await readCatalog();
+  } catch (error) {
+    $("status").textContent = t("The catalog could not be read: {message}", { message: error.message });
+    setPhase("error");
+    return;
+  }
+  fillFaces(params.get("face") ?? "FACE_ITALIAN");
+  $("lang").addEventListener("change", onLanguageChange);
   fillOptions($("game"), game.catalog.games.map((g) => [g.name, g.title]), params.get("game") ?? "scopa");
   $("game").addEventListener("change", onGameChange);
   $("variant").addEventListener("change", onVariantChange);

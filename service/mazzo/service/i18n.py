@@ -1,0 +1,171 @@
+"""The caller's language: refusal messages and card names in it, by gettext.
+
+The catalogs are ``locale/<lang>/LC_MESSAGES/mazzo.po`` beside this module,
+made from the engine's and the service's message templates by Babel's
+extractor (``babel.cfg``; docs/api.md, Languages). They are read once, at the
+first request in a language, and compiled in memory: nothing to build first.
+
+Each request names its language (REST: ``Accept-Language``; gRPC: the
+``accept-language`` metadata), negotiated by Babel against :data:`LOCALES`;
+anything else is English. The transport sets it for the request with
+:func:`speaking`; messages and card names read it from there.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import io
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+from mazzo.engine import Card
+from mazzo.engine.cards import RANK_OF, SUIT_OF
+from mazzo.engine.scopa_rules import Face
+
+#: The languages Mazzo speaks; English is the fallback.
+LOCALES = ("en", "it", "es", "fr", "ru")
+DEFAULT_LOCALE = "en"
+DOMAIN = "mazzo"
+#: The gRPC metadata naming the caller's languages, as HTTP's Accept-Language.
+METADATA_KEY = "accept-language"
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+_speaking: contextvars.ContextVar[str] = contextvars.ContextVar(
+    "mazzo_locale", default=DEFAULT_LOCALE
+)
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The locale of :data:`LOCALES` an Accept-Language value asks for (by its
+    qualities), or English when it names none of them or does not parse."""
+    if not accept_language:
+        return DEFAULT_LOCALE
+    asked = parse_accept_header(accept_language, LanguageAccept)
+    preferred = [tag for tag in asked.values() if tag != "*"]
+    chosen = Locale.negotiate(preferred, LOCALES, sep="-")
+    return str(chosen) if chosen else DEFAULT_LOCALE
+
+
+@contextmanager
+def speaking(locale: str) -> Iterator[None]:
+    """Within the block, messages and card names are in ``locale``."""
+    token = _speaking.set(locale)
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
+def set_locale(locale: str) -> None:
+    """For the rest of this thread's request (REST: each request sets its own)."""
+    _speaking.set(locale)
+
+
+def current_locale() -> str:
+    return _speaking.get()
+
+
+@functools.cache
+def translations(locale: str) -> NullTranslations:
+    """The catalog of ``locale``, compiled in memory; English needs none."""
+    path = LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if locale == DEFAULT_LOCALE or not path.is_file():
+        return NullTranslations()
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=locale, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+def gettext() -> Callable[[str], str]:
+    """The current request's translation of a message template."""
+    return translations(current_locale()).gettext
+
+
+# ---------------------------------------------------------------- card names
+
+
+def _p(context: str, name: str) -> tuple[str, str]:
+    """Marks a card word for the extractor (a context and its English)."""
+    return context, name
+
+
+_RANKS = {
+    Face.ITALIAN: (
+        _p("italian rank", "ace"),
+        _p("italian rank", "two"),
+        _p("italian rank", "three"),
+        _p("italian rank", "four"),
+        _p("italian rank", "five"),
+        _p("italian rank", "six"),
+        _p("italian rank", "seven"),
+        _p("italian rank", "knave"),
+        _p("italian rank", "knight"),
+        _p("italian rank", "king"),
+    ),
+    Face.FRENCH: (
+        _p("french rank", "ace"),
+        _p("french rank", "two"),
+        _p("french rank", "three"),
+        _p("french rank", "four"),
+        _p("french rank", "five"),
+        _p("french rank", "six"),
+        _p("french rank", "seven"),
+        _p("french rank", "jack"),
+        _p("french rank", "queen"),
+        _p("french rank", "king"),
+    ),
+    Face.SPANISH: (
+        _p("spanish rank", "ace"),
+        _p("spanish rank", "two"),
+        _p("spanish rank", "three"),
+        _p("spanish rank", "four"),
+        _p("spanish rank", "five"),
+        _p("spanish rank", "six"),
+        _p("spanish rank", "seven"),
+        _p("spanish rank", "jack"),
+        _p("spanish rank", "knight"),
+        _p("spanish rank", "king"),
+    ),
+}
+_SUITS = {
+    Face.ITALIAN: (
+        _p("italian suit", "of coins"),
+        _p("italian suit", "of cups"),
+        _p("italian suit", "of swords"),
+        _p("italian suit", "of batons"),
+    ),
+    Face.FRENCH: (
+        _p("french suit", "of diamonds"),
+        _p("french suit", "of hearts"),
+        _p("french suit", "of spades"),
+        _p("french suit", "of clubs"),
+    ),
+    Face.SPANISH: (
+        _p("spanish suit", "of coins"),
+        _p("spanish suit", "of cups"),
+        _p("spanish suit", "of swords"),
+        _p("spanish suit", "of clubs"),
+    ),
+}
+
+
+def card_name(card: Card, face: Face) -> str:
+    """The card's name in the current language with the face's ranks and suits:
+    ``7D`` of the Italian face is "sette di denari" in Italian, "siete de oros"
+    in Spanish, "seven of coins" in English."""
+    words = translations(current_locale())
+    rank = words.pgettext(*_RANKS[face][RANK_OF[card] - 1])
+    suit = words.pgettext(*_SUITS[face][SUIT_OF[card]])
+    return f"{rank} {suit}"
