@@ -17,7 +17,7 @@ BUF := tools/buf/node_modules/.bin/buf
 # promtool, from Debian's prometheus package unpacked under build/ (see rules-check).
 PROMTOOL := build/promtool/usr/bin/promtool
 
-.PHONY: serve play test golden loadtest bench arena instructions fuzz slowloris lint typecheck gen openapi \
+.PHONY: serve play test screenshots golden loadtest bench arena instructions fuzz slowloris lint typecheck gen openapi \
 	buf buf-baseline clean image image-test lock rules-check hadolint chromium
 
 serve: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
@@ -40,6 +40,11 @@ test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF) $(PROMTOOL) chro
 
 # The golden playthroughs (tests/golden) made again: each file's moves replayed
 # while the engine takes them; review the diff. GOLDEN_ARGS=--fresh plays new games.
+# docs/play-it.png and docs/play-es.png, taken anew by the browser test of the
+# table's languages (make test keeps its own under build/test-artifacts/web/).
+screenshots: $(INSTALLED) $(GENERATED) $(PY_CLIENT) chromium
+	MAZZO_SCREENSHOTS_DIR=$(CURDIR)/docs $(PY) -m pytest -q tests/web/test_play_i18n.py
+
 golden: $(INSTALLED)
 	$(PY) -m tests.engine.goldens $(GOLDEN_ARGS)
 

@@ -1,12 +1,15 @@
 """The web table in the players' languages: its own words (static/play/messages.js)
 complete in every language, and whole games played in Chromium in Spanish (the
 browser's language) and in Italian (chosen with the page's selector), whose
-screenshots are kept in docs/ (docs/play-es.png, docs/play-it.png)."""
+screenshots are kept in build/test-artifacts/web/ (play-es.png, play-it.png), or in
+the folder $MAZZO_SCREENSHOTS_DIR names: `make screenshots` writes docs/'s, so
+that `make test` changes no file of the checkout."""
 
 from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +24,7 @@ from tests.service.processes import REPO
 from tests.web.support import POLL_SECONDS, WAIT_SECONDS, chromium, console_errors, resting_phase
 
 PAGE = REPO / "service" / "mazzo" / "service" / "static" / "play"
-DOCS = REPO / "docs"
+DOCS = Path(os.environ.get("MAZZO_SCREENSHOTS_DIR") or REPO / "build" / "test-artifacts" / "web")
 LOCALES = ("it", "es", "fr", "ru")
 #: The game's own Italian words, kept as they are where a language writes them so.
 PAGE_SAME_AS_ENGLISH = {
@@ -118,6 +121,7 @@ def _play_to_the_end(driver: WebDriver, screenshot: Path) -> None:
             return
         assert phase != "error", driver.find_element(By.ID, "status").text
         if turn == 2:
+            screenshot.parent.mkdir(parents=True, exist_ok=True)
             driver.save_screenshot(str(screenshot))
         if phase == "choosing":
             choices = driver.find_elements(By.CSS_SELECTOR, "#choices .choice")
