@@ -26,12 +26,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mazzo.engine.cards import COINS, DECK, SETTEBELLO, SUIT_OF, Card
+from mazzo.engine.cards import COINS, DECK, SETTEBELLO, Card
 from mazzo.engine.game import Move, game_winner
 from mazzo.engine.players.fast_scopa import choices
 from mazzo.engine.scopa import ScopaState, is_sweep
 from mazzo.engine.scopa_scoring import _SUIT_PRIMIERA, score_hand
-from mazzo.engine.tressette import CARD_STRENGTH, CARD_THIRDS, TressetteState
+from mazzo.engine.tressette import (
+    CARD_THIRDS,
+    TressetteState,
+    playable,
+    trick_winner,
+)
 
 #: Nodes searched between two questions to the meter.
 CHECK_EVERY = 64
@@ -449,12 +454,7 @@ class TressetteSearch(_Root):
     def _finish(
         self, trick: list[Card], leader: int, depth: int, alpha: float, beta: float
     ) -> float:
-        led = SUIT_OF[trick[0]]
-        best = max(
-            (i for i, c in enumerate(trick) if SUIT_OF[c] == led),
-            key=lambda i: CARD_STRENGTH[trick[i]],
-        )
-        winner = (leader + best) % self.players
+        winner = trick_winner(leader, trick, self.players)
         side = winner % 2
         won = sum(CARD_THIRDS[c] for c in trick)
         self.thirds[side] += won
@@ -482,12 +482,8 @@ class TressetteSearch(_Root):
         if depth <= 0:
             self._mine = self.thirds[self.side] / 3 + self.napoletana[self.side]
             return (self.thirds[self.side] - self.thirds[1 - self.side]) / 3
-        hand = self.hands[seat]
-        if trick:
-            led = SUIT_OF[trick[0]]
-            legal = [c for c in hand if SUIT_OF[c] == led] or list(hand)
-        else:
-            legal = list(hand)
+        # A copy: _play takes each card out of the hand and puts it back.
+        legal = list(playable(self.hands[seat], trick))
         maximising = seat % 2 == self.side
         best = -float("inf") if maximising else float("inf")
         mine = 0.0
