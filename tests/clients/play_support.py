@@ -43,6 +43,15 @@ def play(*args: str, answers: str = "1\n" * 3000, columns: int | None = None) ->
     return Run(code, out.getvalue())
 
 
+def a_card_not_held(out: str, hand_label: str = "Your hand") -> str:
+    """The first card, by suit then rank, that the first ``hand_label: ...`` line of
+    ``out`` does not hold."""
+    hand = re.search(rf"^{re.escape(hand_label)}: (.*)\.$", out, re.M)
+    assert hand, out[-1500:]
+    held = set(re.findall(r"\[(\w+)\]", hand[1]))
+    return next(f"{r}{s}" for s in "DCSB" for r in range(1, 11) if f"{r}{s}" not in held)
+
+
 def scores_said(text: str) -> list[int]:
     """The numbers of a ``you 11, seat 1 7`` score line, side by side."""
     return [int(n) for n in re.findall(r"(?:^|, )[^,]*? (\d+)(?=,|$)", text)]
@@ -80,4 +89,9 @@ def assert_consistent_ending(run: Run) -> None:
     assert max(run.server_scores) >= int(matches[-1][1])
 
 
-__all__ = ["Run", "assert_consistent_ending", "pb", "play", "replayed_scores", "scores_said"]
+__all__ = [
+    "Run",
+    "a_card_not_held",
+    "assert_consistent_ending", "pb", "play", "replayed_scores",
+    "scores_said",
+]

@@ -25,6 +25,7 @@ from mazzo_client.play.narrate import Narrator
 from mazzo_client.play.record import load
 from mazzo_client.play.text import PRIMIERA_SCALE, Names, Seating, rank
 from tests.clients.play_support import (
+    a_card_not_held,
     assert_consistent_ending,
     pb,
     play,
@@ -467,12 +468,7 @@ def test_input_that_ends_before_the_game_does_is_an_error_but_still_says_the_see
 
 def test_a_card_not_in_the_hand_is_answered_with_the_servers_reason(server: Served) -> None:
     first = play("--bots", "random", "--seed", "5", "--server", server.grpc_target, answers="q\n")
-    hand = re.search(r"^Your hand: (.*)\.$", first.out, re.M)
-    assert hand
-    held = set(re.findall(r"\[(\w+)\]", hand[1]))
-    absent = next(
-        f"{rank}{suit}" for suit in "DCSB" for rank in range(1, 11) if f"{rank}{suit}" not in held
-    )
+    absent = a_card_not_held(first.out)
     run = play(
         "--bots",
         "random",

@@ -11,7 +11,7 @@ from unittest import mock
 import pytest
 
 from mazzo_client.play import lang
-from tests.clients.play_support import SERVER_STATUS, play
+from tests.clients.play_support import SERVER_STATUS, a_card_not_held, play
 from tests.service.processes import Served, started
 
 ITALIAN_SUITS = re.compile(
@@ -58,10 +58,7 @@ def test_a_card_not_in_the_hand_gets_the_servers_reason_in_italian(server: Serve
         server.grpc_target,
         answers="q\n",
     )
-    hand = re.search(r"^La tua mano: (.*)\.$", first.out, re.M)
-    assert hand, first.out
-    held = set(re.findall(r"\[(\w+)\]", hand[1]))
-    absent = next(f"{r}{s}" for s in "DCSB" for r in range(1, 11) if f"{r}{s}" not in held)
+    absent = a_card_not_held(first.out, "La tua mano")
     run = play(
         "--lang",
         "it",
