@@ -11,10 +11,11 @@ measured on the same cards, which takes far fewer simulations than
 independent deals to tell them apart. The play-outs run on a fast path of
 mutable lists, each game's own (its hooks, :mod:`mazzo.engine.players.games`).
 
-The score of a play-out is the seat's *side* points minus the best other
-side's: partners play for the side, so in team games the search counts the
-partner's points as its own and plays the partner's moves in every
-simulation. The choice is the move with the best total. With a budget too
+The score of a play-out is the game's reward hook (``GameBots.reward``): by
+default the seat's *side* points minus the best other side's (Briscola adds
+the hand's win, :mod:`mazzo.engine.players.fast_briscola`). Partners play for
+the side, so in team games the search counts the partner's points as its own
+and plays the partner's moves in every simulation. The choice is the move with the best total. With a budget too
 small for one deal, the greedy player chooses.
 
 In the last round of a 2-player Scopa hand nothing is hidden any more, and an
@@ -70,7 +71,8 @@ def sample(
     count = len(legal_moves)
     if count == 1:
         return Suggestion(legal_moves[0])
-    deal, play_out = _simulator(view)
+    bots = bots_for(view)
+    deal, reward = bots.simulator(view), bots.reward
     side = view.side
     rewards = [0.0] * count
     points = [0.0] * count
@@ -88,25 +90,15 @@ def sample(
                 break
             # The same seed for every move: the simulated players' random
             # choices match too, so that the moves differ only by themselves.
-            outcomes.append(play_out(state, move, random.Random(seed)))
+            outcomes.append(bots.play_out(state, move, random.Random(seed), EXPLORE))
         if len(outcomes) < count:
             break
         for index, totals in enumerate(outcomes):
-            mine = totals[side]
-            rewards[index] += mine - max(t for s, t in enumerate(totals) if s != side)
-            points[index] += mine
+            rewards[index] += reward(totals, side)
+            points[index] += totals[side]
         done += count
         deals += 1
     if not deals:
         return greedy.choose(view, legal_moves, budget, rng)
     best = max(range(count), key=rewards.__getitem__)
     return Suggestion(legal_moves[best], points[best] / deals, done)
-
-
-def _simulator(
-    view: Any,
-) -> tuple[Callable[[random.Random], Any], Callable[[Any, Move, random.Random], tuple[int, ...]]]:
-    """How to deal a simulation from ``view``, and how to play one out: the game's hooks."""
-    bots = bots_for(view)
-    play_out = bots.play_out
-    return bots.simulator(view), lambda state, move, rng: play_out(state, move, rng, EXPLORE)

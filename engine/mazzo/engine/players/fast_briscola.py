@@ -36,10 +36,16 @@ from mazzo.engine.events import CardDrawn, HandScored, TrickWon
 from mazzo.engine.game import Move
 from mazzo.engine.players import determinize
 from mazzo.engine.players.base import Trace
+from mazzo.engine.players.briscola_inference import Plays
 from mazzo.engine.players.games import GameBots
 
 #: Card points a trick must carry before a trump is spent on it.
 TRUMP_WORTH = 10
+#: What winning a hand is worth beyond its points, to the search (in card points;
+#: measured in the arena against 0 and against winning alone).
+WIN_WORTH = 30.0
+#: Random deals weighed for each simulated deal (see ``_simulator``).
+DEALS_WEIGHED = 2
 
 
 def play_out(
@@ -231,38 +237,76 @@ def _policy(
 def move_value(view: BriscolaView, move: Move) -> float:
     """The greedy player's worth of a move: the points it takes or gives away, less
     what spending a trump or a strong card costs."""
-    card, trick, trump = move.card, view.trick, view.trump_suit
+    return card_value(move.card, view.hand, view.trick, view.trump_suit, len(view.hand_sizes))
+
+
+def card_value(
+    card: Card, hand: Sequence[Card], trick: Sequence[Card], trump: int, players: int
+) -> float:
+    """:func:`move_value` of playing ``card`` from ``hand`` to ``trick``."""
     is_trump = SUIT_OF[card] == trump
     cost = CARD_POINTS[card] + (TRUMP_WORTH if is_trump else 0) + CARD_STRENGTH[card] / 10
     if not trick:
         return -cost
-    players = len(view.hand_sizes)
     if players == 4 and winning_index(trick, trump) == len(trick) - 2:
         last = len(trick) == players - 1
         return (CARD_POINTS[card] if last and not is_trump else 0) - cost / 2
     on_trick = sum(map(CARD_POINTS.__getitem__, trick))
-    if card in _takers(view.hand, trick, trump):
+    if card in _takers(hand, trick, trump):
         gain = on_trick + CARD_POINTS[card]
         return gain - (TRUMP_WORTH if is_trump else 0) - CARD_STRENGTH[card] / 10 + 1
     return -cost
 
 
+def reward(points: Sequence[int], side: int) -> float:
+    """A simulated hand's worth to ``side``: its card points over the best other
+    side's, and :data:`WIN_WORTH` more for winning the hand (less for losing it):
+    a hand is won or lost, 61 points are as good as 80."""
+    margin = points[side] - max(p for s, p in enumerate(points) if s != side)
+    return margin + (WIN_WORTH if margin > 0 else -WIN_WORTH if margin < 0 else 0.0)
+
+
 def _simulator(view: BriscolaView) -> Callable[[random.Random], BriscolaState]:
-    """A full state that fits ``view``: the unseen cards dealt at random to the other
-    hands and the stock, the turn-up under it while it lies there."""
+    """Full states that fit ``view``: the other hands dealt as the others' plays
+    make likely (:mod:`mazzo.engine.players.briscola_inference`), the rest of the
+    unseen cards the stock in a random order, the turn-up under it while it lies
+    there.
+
+    The hands come from a pool that every deal adds :data:`DEALS_WEIGHED` random
+    deals to, each with its weight; a deal draws its hands from the whole pool by
+    weight (sampling importance resampling), so the cost of weighing stays a small
+    share of the play-outs however sharp the weights."""
+    plays = Plays(view, card_value)
+    unseen = determinize.unseen_cards(view)
+    status = view.status
+    pool: list[tuple[tuple[Card, ...], ...]] = []  # the hands of the deals weighed, by seat
+    totals: list[float] = []  # the running sum of their weights
+
+    def hands(rng: random.Random) -> tuple[tuple[Card, ...], ...]:
+        for _ in range(DEALS_WEIGHED):
+            dealt = tuple(determinize.deal_unseen(view, rng)[0])
+            weight = plays.weight(dealt, rng)
+            if weight > 0:
+                pool.append(dealt)
+                totals.append(weight + (totals[-1] if totals else 0.0))
+        if not pool:  # plays no hand fits: the piles break the rules
+            return tuple(determinize.deal_unseen(view, rng)[0])
+        return rng.choices(pool, cum_weights=totals)[0]
 
     def deal(rng: random.Random) -> BriscolaState:
-        hands, stock = determinize.deal_unseen(view, rng)
-        status = view.status
+        dealt = hands(rng)
+        held = {c for hand in dealt for c in hand}
+        stock = [c for c in unseen if c not in held]
+        rng.shuffle(stock)
         return BriscolaState(
             rules=view.rules,
             dealer=status.dealer,
             hand_number=status.hand_number,
             to_play=view.seat if status.seat_to_play is None else status.seat_to_play,
             leader=view.leader,
-            hands=tuple(hands),
+            hands=dealt,
             trick=view.trick,
-            stock=stock,
+            stock=tuple(stock),
             turn_up=view.turn_up,
             trump=view.trump,
             piles=view.piles,
@@ -275,4 +319,4 @@ def _simulator(view: BriscolaView) -> Callable[[random.Random], BriscolaState]:
 
 
 #: Briscola's hooks for the players (mazzo.engine.players.games).
-BOTS = GameBots(simulator=_simulator, play_out=play_out, move_value=move_value)
+BOTS = GameBots(simulator=_simulator, play_out=play_out, move_value=move_value, reward=reward)

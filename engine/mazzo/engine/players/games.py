@@ -9,13 +9,16 @@ module holding ``BOTS``):
   Tressette's shown voids, worked out once per choice);
 * ``play_out(state, move, rng, explore)``: the fast play-out of the rest of the
   hand, the hand's points by side;
-* ``move_value(view, move)``: the greedy player's rules of thumb.
+* ``move_value(view, move)``: the greedy player's rules of thumb;
+* ``reward(points, side)``: what a simulated hand's points by side are worth to
+  ``side`` (by default its points minus the best other side's; a game whose
+  hands are won or lost, not scored, weighs the win).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
@@ -25,11 +28,17 @@ from mazzo.engine.game import Move
 from mazzo.engine.registry import get_game
 
 
+def margin(points: Sequence[int], side: int) -> float:
+    """``side``'s points minus the best other side's."""
+    return points[side] - max(p for s, p in enumerate(points) if s != side)
+
+
 @dataclass(frozen=True, slots=True)
 class GameBots:
     simulator: Callable[[Any], Callable[[random.Random], Any]]
     play_out: Callable[[Any, Move, random.Random, float], tuple[int, ...]]
     move_value: Callable[[Any, Move], float]
+    reward: Callable[[Sequence[int], int], float] = margin
 
 
 def bots_for(view: Any) -> GameBots:
