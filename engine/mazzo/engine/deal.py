@@ -14,13 +14,15 @@ randomness of its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from mazzo.engine import rng
 from mazzo.engine.cards import DECK, Card, check_full_deck
 from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.events import CardsDealt, Deal, Event
 
+S = TypeVar("S")  # a game's state
 Deck = tuple[Card, ...]
 Hands = tuple[tuple[Card, ...], ...]
 
@@ -58,6 +60,24 @@ def checked_start(
     """What every game checks to start: the first dealer, the seed (the generator's
     first state) and the explicit decks."""
     return first_dealer(players, requested_dealer), check_seed(seed), check_decks(decks)
+
+
+def start_game(
+    rules: Any,
+    start_hand: Callable[..., tuple[S, list[Event]]],
+    *,
+    seed: int,
+    decks: Sequence[Sequence[Card]],
+    first_dealer: int | None,
+    fresh: bool,
+) -> tuple[S, list[Event]]:
+    """A game's ``new_game``: check the start, then deal the first hand with the game's
+    ``start_hand(rules, dealer, hand_number, scores, rng_state, decks, fresh)``, the
+    function that deals each later hand too (:func:`mazzo.engine.game.close_hand`)."""
+    dealer, rng_state, explicit = checked_start(rules.players, seed, decks, first_dealer)
+    if fresh and explicit:
+        raise ValueError("explicit decks fix the deal: a game with them cannot be fresh")
+    return start_hand(rules, dealer, 1, (0,) * rules.sides, rng_state, explicit, fresh)
 
 
 def next_deck(rng_state: int, decks: tuple[Deck, ...]) -> tuple[int, Deck, tuple[Deck, ...]]:

@@ -1,0 +1,304 @@
+"""What the trick-taking games share: dealing a hand, playing a card to the trick,
+taking it, drawing winner first, the public part of a view and of a state check.
+
+Tressette and Briscola state each rule once here and keep what is theirs (which
+card takes a trick, what a draw shows, the scoring) in their own modules, so a
+new trick game is its rules on top of these functions.
+
+A trick game's state is a named tuple with at least the fields of
+:class:`TrickFields` (in any order), its rules a value with ``players``,
+``sides`` and ``side_of(seat)``. The functions read those fields and change
+them with ``_replace``: the states stay the games' own types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeVar, cast
+
+from mazzo.engine import deal
+from mazzo.engine.cards import SUIT_OF, Card
+from mazzo.engine.errors import InvalidInput, Reason, Text
+from mazzo.engine.events import CardDrawn, Event, TrickWon
+from mazzo.engine.game import Move, Status, check_turn, hands_fit, replace_at
+
+S = TypeVar("S")  # a trick game's state
+Hands = tuple[tuple[Card, ...], ...]
+#: Called after each card a seat draws: ``(state, seat, card, events) -> state``.
+OnDraw = Callable[[Any, int, Card, list[Event]], Any]
+
+
+class TrickFields(NamedTuple):
+    """The fields every trick game's state has (documentation: the games declare
+    their own named tuples with these among theirs)."""
+
+    rules: Any
+    dealer: int
+    hand_number: int
+    to_play: int
+    leader: int  # the seat that led the trick in progress
+    hands: Hands  # by seat
+    trick: tuple[Card, ...]  # in play order from the leader
+    stock: tuple[Card, ...]  # stock[0] is the top card
+    piles: Hands  # cards won, by side
+    scores: tuple[int, ...]
+    rng: int
+    decks: tuple[tuple[Card, ...], ...]
+    winner: int | None
+    fresh_draws: bool
+
+
+# ---------------------------------------------------------------- dealing
+
+
+class Dealt(NamedTuple):
+    """A hand dealt: the hands, the cards set aside after them (Briscola's turn-up),
+    the stock, and what the next deal starts from."""
+
+    hands: Hands
+    set_aside: tuple[Card, ...]
+    stock: tuple[Card, ...]
+    rng: int
+    decks: tuple[tuple[Card, ...], ...]
+
+
+def deal_hand(
+    players: int,
+    dealer: int,
+    hand_size: int,
+    rng_state: int,
+    decks: tuple[tuple[Card, ...], ...],
+    *,
+    fresh: bool,
+    removed: Card | None = None,
+    set_aside: int = 0,
+) -> Dealt:
+    """The next deck (less ``removed``, wherever it lies) dealt ``hand_size`` cards a
+    seat, one at a time after the dealer; then ``set_aside`` cards; the rest is the
+    stock, in card order and with no generator state left when ``fresh``."""
+    rng_state, deck, decks = deal.next_deck(rng_state, decks)
+    if removed is not None:  # the others keep their order
+        deck = tuple(c for c in deck if c != removed)
+    hands, rest = deal.deal_round(deck, players, dealer, hand_size)
+    aside, stock = rest[:set_aside], rest[set_aside:]
+    if fresh:  # keep nothing that orders the cards still to come
+        stock, rng_state = deal.unordered(stock), 0
+    return Dealt(hands, aside, stock, rng_state, decks)
+
+
+def opening(
+    rules: Any,
+    dealer: int,
+    hand_number: int,
+    scores: tuple[int, ...],
+    dealt: Dealt,
+    fresh: bool,
+) -> dict[str, Any]:
+    """The trick fields of a hand's first state: the seat after the dealer leads."""
+    leader = (dealer + 1) % rules.players
+    return {
+        "rules": rules,
+        "dealer": dealer,
+        "hand_number": hand_number,
+        "to_play": leader,
+        "leader": leader,
+        "hands": dealt.hands,
+        "trick": (),
+        "stock": dealt.stock,
+        "piles": ((),) * rules.sides,
+        "scores": scores,
+        "rng": dealt.rng,
+        "decks": dealt.decks,
+        "fresh_draws": fresh,
+    }
+
+
+# ---------------------------------------------------------------- playing
+
+
+def check_card_alone(state: Any, move: Move, refusal: str) -> None:
+    """The checks of a trick game's move: :func:`check_turn`'s, then a card alone
+    (``refusal``, the game's own ``TAKE_NOT_ALLOWED`` template, if it takes or lays)."""
+    players = state.rules.players
+    check_turn(
+        move,
+        players=players,
+        to_play=state.to_play,
+        hand=state.hands[move.seat] if 0 <= move.seat < players else (),
+        game_over=state.game_over,
+    )
+    if move.take or move.lay:
+        raise InvalidInput(Reason.TAKE_NOT_ALLOWED, refusal)
+
+
+def play_card(state: S, seat: int, card: Card) -> S:
+    """``card`` leaves ``seat``'s hand for the trick; the turn passes to the next seat."""
+    ongoing = cast(Any, state)
+    return cast(
+        S,
+        ongoing._replace(
+            hands=replace_at(
+                ongoing.hands, seat, tuple(c for c in ongoing.hands[seat] if c != card)
+            ),
+            trick=(*ongoing.trick, card),
+            to_play=(seat + 1) % ongoing.rules.players,
+        ),
+    )
+
+
+def trick_complete(state: Any) -> bool:
+    return bool(len(state.trick) == state.rules.players)
+
+
+def winning_index(trick: Sequence[Card], suit: int, strength: Sequence[int]) -> int:
+    """The position in ``trick`` (complete or not) of the card of ``suit`` strongest by
+    ``strength`` (a card index's rank in the game): the suit led, or trumps."""
+    return max(
+        (i for i, c in enumerate(trick) if SUIT_OF[c] == suit), key=lambda i: strength[trick[i]]
+    )
+
+
+def take_trick(state: S, winner: int, events: list[Event]) -> S:
+    """The complete trick goes to ``winner``'s side's pile; the winner leads next."""
+    ending = cast(Any, state)
+    side = ending.rules.side_of(winner)
+    events.append(TrickWon(winner, side, ending.leader, ending.trick))
+    return cast(
+        S,
+        ending._replace(
+            piles=replace_at(ending.piles, side, ending.piles[side] + ending.trick),
+            trick=(),
+            leader=winner,
+            to_play=winner,
+        ),
+    )
+
+
+def draw_round(
+    state: S,
+    winner: int,
+    events: list[Event],
+    entropy: int | None,
+    *,
+    private: bool,
+    under: Card | None = None,
+    on_draw: OnDraw | None = None,
+) -> tuple[S, Card | None]:
+    """Every seat draws one card, the winner first: the stock's top card (shown to the
+    drawer alone when ``private``, else to all), or once the stock is out ``under``,
+    the card face up under it, shown to all. ``on_draw`` follows each draw.
+
+    A fresh game orders the stock with this move's ``entropy`` for the draws and
+    keeps it in card order after. Returns the state and ``under`` if still there.
+    """
+    drawing = cast(Any, state)
+    if drawing.fresh_draws:  # the cards drawn now are chosen now
+        drawing = drawing._replace(stock=deal.fresh_order(drawing.stock, entropy))
+    players = drawing.rules.players
+    for k in range(players):
+        seat = (winner + k) % players
+        stock = drawing.stock
+        if stock:
+            card, stock = stock[0], stock[1:]
+            events.append(CardDrawn(seat, card, private))
+        else:  # the stock always runs out at the end of a round: the card under it is last
+            assert under is not None, "the stock ran out inside a round of draws"
+            card, under = under, None
+            events.append(CardDrawn(seat, card))
+        drawing = drawing._replace(
+            stock=stock, hands=replace_at(drawing.hands, seat, (*drawing.hands[seat], card))
+        )
+        if on_draw is not None:
+            drawing = on_draw(drawing, seat, card, events)
+    if drawing.fresh_draws:
+        drawing = drawing._replace(stock=deal.unordered(drawing.stock))
+    return cast(S, drawing), under
+
+
+def hand_over(state: S, entropy: int | None) -> S | None:
+    """``None`` while a seat holds a card; else the state ready to close the hand (a
+    fresh game keeps this move's entropy to shuffle the next hand, if any)."""
+    ending = cast(Any, state)
+    if any(ending.hands):
+        return None
+    if ending.fresh_draws:
+        return cast(S, ending._replace(rng=deal.required_entropy(entropy)))
+    return state
+
+
+# ---------------------------------------------------------------- seeing
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """What one seat of a trick game may see, the part every trick game shows:
+    docs/rules.md, Hidden information. The games' views add their own fields."""
+
+    seat: int
+    side: int
+    hand: tuple[Card, ...]
+    trick: tuple[Card, ...]
+    leader: int
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    piles: Hands
+    known: Hands  # by seat: other seats' cards this seat has seen or can deduce
+    status: Status
+
+
+#: :class:`TrickView`'s fields, in order.
+PublicPart = tuple[
+    int, int, tuple[Card, ...], tuple[Card, ...], int, tuple[int, ...], int, Hands, Hands, Status
+]
+
+
+def public_part(
+    state: Any, seat: int, hand: tuple[Card, ...], stock_size: int, known: Hands, status: Status
+) -> PublicPart:
+    """:class:`TrickView`'s fields in order, for a game's view to start with."""
+    return (
+        seat,
+        state.rules.side_of(seat),
+        hand,
+        state.trick,
+        state.leader,
+        tuple(len(h) for h in state.hands),
+        stock_size,
+        state.piles,
+        known,
+        status,
+    )
+
+
+# ---------------------------------------------------------------- checking a decoded state
+
+
+def seats_out_of_range(state: Any) -> list[Text]:
+    """The dealer, the leader and the winning side among the seats and the sides."""
+    rules = state.rules
+    problems = []
+    if not (0 <= state.dealer < rules.players and 0 <= state.leader < rules.players):
+        problems.append(Text("seat out of range"))
+    if state.winner is not None and not 0 <= state.winner < rules.sides:
+        problems.append(Text("winner out of range"))
+    return problems
+
+
+def trick_misfits(state: Any, stock_full_hand: int = 0) -> list[Text]:
+    """The trick in progress fits the turn, and the hands fit the trick: seats that
+    played to it hold one card fewer; at the end, none; while the stock lasts (with
+    ``stock_full_hand`` set) the seat to play holds that many."""
+    players = state.rules.players
+    if len(state.trick) >= players or state.to_play != (state.leader + len(state.trick)) % players:
+        return [Text("the trick does not fit the turn")]
+    if state.game_over:
+        fits = not any(state.hands) and not state.trick
+    else:
+        played = {(state.leader + k) % players for k in range(len(state.trick))}
+        fits = hands_fit(state.hands, state.to_play, played) and (
+            not stock_full_hand
+            or not state.stock_size
+            or len(state.hands[state.to_play]) == stock_full_hand
+        )
+    return [] if fits else [Text("hand sizes do not fit the trick")]
