@@ -245,7 +245,7 @@ def apply(
     move = resolve(state, move)
     events: list[Event] = [CardPlayed(move.seat, move.card)]
     state = tricks.play_card(state, move.seat, move.card)
-    if not tricks.trick_complete(state):
+    if len(state.trick) < state.rules.players:
         return state, events
     return _finish_trick(state, events, entropy)
 
@@ -268,10 +268,7 @@ def _finish_trick(
     state = tricks.take_trick(state, winner, events)
     if state.turn_up is not None:
         # The stock's cards go to their drawers alone; the turn-up, last, is seen by all.
-        state, turn_up = tricks.draw_round(
-            state, winner, events, entropy, private=True, under=state.turn_up
-        )
-        state = state._replace(turn_up=turn_up)
+        state = tricks.draw_round(state, winner, events, entropy, private=True, under="turn_up")
     ended = tricks.hand_over(state, entropy)
     if ended is None:
         return state, events

@@ -240,12 +240,13 @@ def apply(
         # Declared when the player plays their first card of the hand.
         state = _declare(state, seat, state.hands[seat], events)
     events.append(CardPlayed(seat, move.card))
-    state = tricks.play_card(state, seat, move.card)._replace(
-        revealed=replace_at(
-            state.revealed, seat, tuple(c for c in state.revealed[seat] if c != move.card)
-        )
+    revealed = state.revealed[seat]
+    if move.card in revealed:
+        revealed = tuple(c for c in revealed if c != move.card)
+    state = tricks.play_card(
+        state, seat, move.card, revealed=replace_at(state.revealed, seat, revealed)
     )
-    if not tricks.trick_complete(state):
+    if len(state.trick) < state.rules.players:
         return state, events
     return _finish_trick(state, events, entropy)
 
@@ -266,8 +267,9 @@ def _finish_trick(
     winner = trick_winner(state.leader, state.trick, state.rules.players)
     state = tricks.take_trick(state, winner, events)
     if state.stock:  # two players: both draws are shown
-        state, _ = tricks.draw_round(
-            state, winner, events, entropy, private=False, on_draw=_shown_draw
+        declare = _declare_drawn if state.rules.napoletana else None
+        state = tricks.draw_round(
+            state, winner, events, entropy, private=False, reveal=True, on_draw=declare
         )
         if not state.stock:
             # The stock is gone: every card is known now; nothing needs to be marked shown.
@@ -278,12 +280,11 @@ def _finish_trick(
     return _end_hand(ended, state.rules.side_of(winner), events)
 
 
-def _shown_draw(
+def _declare_drawn(
     state: TressetteState, seat: int, card: Card, events: list[Event]
 ) -> TressetteState:
-    """A drawn card is shown: marked so in the hand, and it may complete a napoletana."""
-    state = state._replace(revealed=replace_at(state.revealed, seat, (*state.revealed[seat], card)))
-    return _declare(state, seat, (card,), events) if state.rules.napoletana else state
+    """A drawn card may complete a napoletana of the drawer's."""
+    return _declare(state, seat, (card,), events)
 
 
 def _declare(

@@ -8,14 +8,15 @@ new trick game is its rules on top of these functions.
 A trick game's state is a named tuple with at least the fields of
 :class:`TrickFields` (in any order), its rules a value with ``players``,
 ``sides`` and ``side_of(seat)``. The functions read those fields and change
-them with ``_replace``: the states stay the games' own types.
+them with ``_replace``: the states stay the games' own types (typed ``Any`` here:
+a ``cast`` is a call, and these run on every move the bots try).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple
 
 from mazzo.engine import deal
 from mazzo.engine.cards import SUIT_OF, Card
@@ -23,7 +24,6 @@ from mazzo.engine.errors import InvalidInput, Reason, Text
 from mazzo.engine.events import CardDrawn, Event, TrickWon
 from mazzo.engine.game import Move, Status, check_turn, hands_fit, replace_at
 
-S = TypeVar("S")  # a trick game's state
 Hands = tuple[tuple[Card, ...], ...]
 #: Called after each card a seat draws: ``(state, seat, card, events) -> state``.
 OnDraw = Callable[[Any, int, Card, list[Event]], Any]
@@ -132,23 +132,15 @@ def check_card_alone(state: Any, move: Move, refusal: str) -> None:
         raise InvalidInput(Reason.TAKE_NOT_ALLOWED, refusal)
 
 
-def play_card(state: S, seat: int, card: Card) -> S:
-    """``card`` leaves ``seat``'s hand for the trick; the turn passes to the next seat."""
-    ongoing = cast(Any, state)
-    return cast(
-        S,
-        ongoing._replace(
-            hands=replace_at(
-                ongoing.hands, seat, tuple(c for c in ongoing.hands[seat] if c != card)
-            ),
-            trick=(*ongoing.trick, card),
-            to_play=(seat + 1) % ongoing.rules.players,
-        ),
-    )
-
-
-def trick_complete(state: Any) -> bool:
-    return bool(len(state.trick) == state.rules.players)
+def play_card(state: Any, seat: int, card: Card, **more: Any) -> Any:
+    """``card`` leaves ``seat``'s hand for the trick; the turn passes to the next seat.
+    ``more``: the game's own fields that change with the card (one ``_replace``: a
+    named tuple's costs as much as a move's rules)."""
+    hands = replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != card))
+    to_play = (seat + 1) % state.rules.players
+    if more:
+        return state._replace(hands=hands, trick=(*state.trick, card), to_play=to_play, **more)
+    return state._replace(hands=hands, trick=(*state.trick, card), to_play=to_play)
 
 
 def winning_index(trick: Sequence[Card], suit: int, strength: Sequence[int]) -> int:
@@ -159,71 +151,91 @@ def winning_index(trick: Sequence[Card], suit: int, strength: Sequence[int]) -> 
     )
 
 
-def take_trick(state: S, winner: int, events: list[Event]) -> S:
+def take_trick(state: Any, winner: int, events: list[Event]) -> Any:
     """The complete trick goes to ``winner``'s side's pile; the winner leads next."""
-    ending = cast(Any, state)
-    side = ending.rules.side_of(winner)
-    events.append(TrickWon(winner, side, ending.leader, ending.trick))
-    return cast(
-        S,
-        ending._replace(
-            piles=replace_at(ending.piles, side, ending.piles[side] + ending.trick),
-            trick=(),
-            leader=winner,
-            to_play=winner,
-        ),
+    side = state.rules.side_of(winner)
+    events.append(TrickWon(winner, side, state.leader, state.trick))
+    return state._replace(
+        piles=replace_at(state.piles, side, state.piles[side] + state.trick),
+        trick=(),
+        leader=winner,
+        to_play=winner,
     )
 
 
 def draw_round(
-    state: S,
+    state: Any,
     winner: int,
     events: list[Event],
     entropy: int | None,
     *,
     private: bool,
-    under: Card | None = None,
+    under: str = "",
+    reveal: bool = False,
     on_draw: OnDraw | None = None,
-) -> tuple[S, Card | None]:
-    """Every seat draws one card, the winner first: the stock's top card (shown to the
-    drawer alone when ``private``, else to all), or once the stock is out ``under``,
-    the card face up under it, shown to all. ``on_draw`` follows each draw.
+) -> Any:
+    """Every seat draws one card, the winner first: the stock's top card, shown to
+    the drawer alone when ``private``, else to all; once the stock is out, the card
+    face up under it (the state's field named ``under``), shown to all.
 
-    A fresh game orders the stock with this move's ``entropy`` for the draws and
-    keeps it in card order after. Returns the state and ``under`` if still there.
+    ``reveal``: each card drawn is added to the state's ``revealed`` (by seat, the
+    cards in hand everyone has seen). ``on_draw`` follows each draw. A fresh game
+    orders the stock with this move's ``entropy`` for the draws and keeps the rest
+    in card order.
     """
-    drawing = cast(Any, state)
+    drawing = state
+    stock = drawing.stock
     if drawing.fresh_draws:  # the cards drawn now are chosen now
-        drawing = drawing._replace(stock=deal.fresh_order(drawing.stock, entropy))
-    players = drawing.rules.players
+        stock = deal.fresh_order(stock, entropy)
+    last = getattr(drawing, under) if under else None
+    hands = list(drawing.hands)
+    shown = list(drawing.revealed) if reveal else []
+    players = len(hands)
     for k in range(players):
         seat = (winner + k) % players
-        stock = drawing.stock
         if stock:
             card, stock = stock[0], stock[1:]
             events.append(CardDrawn(seat, card, private))
         else:  # the stock always runs out at the end of a round: the card under it is last
-            assert under is not None, "the stock ran out inside a round of draws"
-            card, under = under, None
+            assert last is not None, "the stock ran out inside a round of draws"
+            card, last = last, None
             events.append(CardDrawn(seat, card))
-        drawing = drawing._replace(
-            stock=stock, hands=replace_at(drawing.hands, seat, (*drawing.hands[seat], card))
-        )
-        if on_draw is not None:
-            drawing = on_draw(drawing, seat, card, events)
+        hands[seat] = (*hands[seat], card)
+        if reveal:
+            shown[seat] = (*shown[seat], card)
+        if on_draw is not None:  # it sees the state with this draw made
+            drawing = on_draw(_drawn(drawing, stock, hands, shown, under, last), seat, card, events)
+            hands = list(drawing.hands)
+            shown = list(drawing.revealed) if reveal else []
     if drawing.fresh_draws:
-        drawing = drawing._replace(stock=deal.unordered(drawing.stock))
-    return cast(S, drawing), under
+        stock = deal.unordered(stock)
+    if under or reveal:
+        return _drawn(drawing, stock, hands, shown, under, last)
+    return drawing._replace(stock=stock, hands=tuple(hands))
 
 
-def hand_over(state: S, entropy: int | None) -> S | None:
+def _drawn(
+    state: Any,
+    stock: tuple[Card, ...],
+    hands: list[tuple[Card, ...]],
+    shown: list[tuple[Card, ...]],
+    under: str,
+    last: Card | None,
+) -> Any:
+    """The state with the draws so far: one ``_replace``."""
+    more: dict[str, Any] = {under: last} if under else {}
+    if shown:
+        more["revealed"] = tuple(shown)
+    return state._replace(stock=stock, hands=tuple(hands), **more)
+
+
+def hand_over(state: Any, entropy: int | None) -> Any:
     """``None`` while a seat holds a card; else the state ready to close the hand (a
     fresh game keeps this move's entropy to shuffle the next hand, if any)."""
-    ending = cast(Any, state)
-    if any(ending.hands):
+    if any(state.hands):
         return None
-    if ending.fresh_draws:
-        return cast(S, ending._replace(rng=deal.required_entropy(entropy)))
+    if state.fresh_draws:
+        return state._replace(rng=deal.required_entropy(entropy))
     return state
 
 
