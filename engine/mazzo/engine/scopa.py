@@ -32,8 +32,6 @@ from mazzo.engine.events import (
     Redeal,
 )
 from mazzo.engine.game import (
-    MAX_HAND_NUMBER,
-    MAX_SCORE,
     Game,
     IllegalMove,
     Move,
@@ -41,6 +39,7 @@ from mazzo.engine.game import (
     check_seat,
     check_turn,
     close_hand,
+    counters_out_of_range,
     hands_fit,
     outside,
     replace_at,
@@ -174,10 +173,9 @@ def new_game(
     ``fresh``: ``seed`` is fresh randomness for this deal only; later deals take
     the entropy given to :func:`apply`, so the state fixes no card still to come.
     """
-    dealer, rng_state, explicit = deal.checked_start(rules.players, seed, decks, first_dealer)
-    if fresh and explicit:
-        raise ValueError("explicit decks fix the deal: a game with them cannot be fresh")
-    return _start_hand(rules, dealer, 1, (0,) * rules.sides, rng_state, explicit, fresh)
+    return deal.start_game(
+        rules, _start_hand, seed=seed, decks=decks, first_dealer=first_dealer, fresh=fresh
+    )
 
 
 def _void_table(rules: ScopaRules, table: tuple[Card, ...]) -> bool:
@@ -717,7 +715,6 @@ _NONE = 0xFF
 #: format, players, target, then the rules' enums, bool switches and re bello card.
 _RULES = struct.Struct(">BBHBBBBBBBHB")
 _PLAY = struct.Struct(">BIBBBQB")
-_SIDE = struct.Struct(">IB")
 _ENUMS = tuple((name, tuple(kind)) for name, kind in ENUM_FIELDS.items())
 #: Each flag's bit is set when the switch differs from its value in the tokens
 #: written before it existed (bit clear): compulsory_capture was always on.
@@ -772,8 +769,7 @@ def encode(state: ScopaState) -> bytes:
         state.rng,
         state.fresh_draws,
     )
-    for score, sweeps in zip(state.scores, state.sweeps, strict=True):
-        out += _SIDE.pack(score, sweeps)
+    packing.write_sides(out, state.scores, state.sweeps)
     out.append(len(state.declared))
     out += bytes(state.declared)
     packing.write_zones(out, (*state.hands, state.table, state.stock, *state.piles, state.revealed))
@@ -794,12 +790,7 @@ def _decode(data: memoryview) -> ScopaState:
     if fresh > 1:
         raise ValueError("the fresh-draws flag is neither 0 nor 1")
     pos = _RULES.size + _PLAY.size
-    scores, sweeps = [], []
-    for _ in range(rules.sides):
-        score, sweep = _SIDE.unpack_from(data, pos)
-        scores.append(score)
-        sweeps.append(sweep)
-        pos += _SIDE.size
+    scores, sweeps, pos = packing.read_sides(data, pos, rules.sides)
     declared = tuple(data[pos + 1 : pos + 1 + data[pos]])
     if len(declared) not in (0, rules.sides):
         raise ValueError("declarations do not match the sides")
@@ -818,9 +809,9 @@ def _decode(data: memoryview) -> ScopaState:
         table=zones[players],
         stock=zones[players + 1],
         piles=tuple(zones[players + 2 : players + 2 + rules.sides]),
-        sweeps=tuple(sweeps),
+        sweeps=sweeps,
         last_capture_side=None if last == _NONE else last,
-        scores=tuple(scores),
+        scores=scores,
         rng=rng_state,
         decks=decks,
         winner=None if winner == _NONE else winner,
@@ -836,8 +827,7 @@ def _out_of_range(state: ScopaState) -> list[Text]:
     # A declaration shows three cards just dealt: at most 13 of them in a hand.
     declarations = DECK_SIZE // 3
     return [
-        *outside("score", state.scores, 0, MAX_SCORE),
-        *outside("hand number", (state.hand_number,), 1, MAX_HAND_NUMBER),
+        *counters_out_of_range(state),
         *outside("sweeps", state.sweeps, 0, DECK_SIZE),
         *outside("declaration points", state.declared, 0, DECINO_POINTS * declarations),
     ]
