@@ -167,24 +167,6 @@ class BriscolaView(tricks.TrickView):
 # ---------------------------------------------------------------- starting
 
 
-def new_game(
-    rules: BriscolaRules,
-    *,
-    seed: int,
-    decks: Sequence[Sequence[Card]] = (),
-    first_dealer: int | None = None,
-    fresh: bool = False,
-) -> tuple[BriscolaState, list[Event]]:
-    """Shuffle (or take ``decks[0]``) and deal the first hand.
-
-    ``fresh``: as in :func:`mazzo.engine.scopa.new_game`; each draw from the stock and
-    each later deal take the entropy given to :func:`apply`.
-    """
-    return deal.start_game(
-        rules, _start_hand, seed=seed, decks=decks, first_dealer=first_dealer, fresh=fresh
-    )
-
-
 def _start_hand(
     rules: BriscolaRules,
     dealer: int,
@@ -213,6 +195,10 @@ def _start_hand(
     events = deal.deal_events(hand_number, dealer, (), dealt.hands, state.stock_size)
     events.append(TrumpTurnedUp(turn_up))
     return state, events
+
+
+#: Shuffle (or take ``decks[0]``) and deal the first hand (mazzo.engine.deal.new_game_of).
+new_game = deal.new_game_of(_start_hand)
 
 
 # ---------------------------------------------------------------- moves

@@ -160,24 +160,6 @@ class ScopaView:
 # ---------------------------------------------------------------- starting
 
 
-def new_game(
-    rules: ScopaRules,
-    *,
-    seed: int,
-    decks: Sequence[Sequence[Card]] = (),
-    first_dealer: int | None = None,
-    fresh: bool = False,
-) -> tuple[ScopaState, list[Event]]:
-    """Shuffle (or take ``decks[0]``) and deal the first hand.
-
-    ``fresh``: ``seed`` is fresh randomness for this deal only; later deals take
-    the entropy given to :func:`apply`, so the state fixes no card still to come.
-    """
-    return deal.start_game(
-        rules, _start_hand, seed=seed, decks=decks, first_dealer=first_dealer, fresh=fresh
-    )
-
-
 def _void_table(rules: ScopaRules, table: tuple[Card, ...]) -> bool:
     """A first table the rules send back: three or four kings, or (Cirulla) two aces."""
     ranks = [RANK_OF[c] for c in table]
@@ -233,6 +215,10 @@ def _start_hand(
             last_capture_side=side,
         )
     return state, events
+
+
+#: Shuffle (or take ``decks[0]``) and deal the first hand (mazzo.engine.deal.new_game_of).
+new_game = deal.new_game_of(_start_hand)
 
 
 def first_table_sweeps(bonus: TableBonus, table: tuple[Card, ...], matta_wild: bool = False) -> int:

@@ -148,24 +148,6 @@ class TressetteView(tricks.TrickView):
 # ---------------------------------------------------------------- starting
 
 
-def new_game(
-    rules: TressetteRules,
-    *,
-    seed: int,
-    decks: Sequence[Sequence[Card]] = (),
-    first_dealer: int | None = None,
-    fresh: bool = False,
-) -> tuple[TressetteState, list[Event]]:
-    """Shuffle (or take ``decks[0]``) and deal the first hand.
-
-    ``fresh``: as in :func:`mazzo.engine.scopa.new_game`; each draw from the stock and
-    each later deal take the entropy given to :func:`apply`.
-    """
-    return deal.start_game(
-        rules, _start_hand, seed=seed, decks=decks, first_dealer=first_dealer, fresh=fresh
-    )
-
-
 def _start_hand(
     rules: TressetteRules,
     dealer: int,
@@ -183,6 +165,10 @@ def _start_hand(
         napoletana=(0, 0),
     )
     return state, deal.deal_events(hand_number, dealer, (), dealt.hands, len(dealt.stock))
+
+
+#: Shuffle (or take ``decks[0]``) and deal the first hand (mazzo.engine.deal.new_game_of).
+new_game = deal.new_game_of(_start_hand)
 
 
 # ---------------------------------------------------------------- moves
