@@ -5,11 +5,15 @@ Tressette and Briscola state each rule once here and keep what is theirs (which
 card takes a trick, what a draw shows, the scoring) in their own modules, so a
 new trick game is its rules on top of these functions.
 
-A trick game's state is a named tuple with at least the fields of
-:class:`TrickFields` (in any order), its rules a value with ``players``,
-``sides`` and ``side_of(seat)``. The functions read those fields and change
-them with ``_replace``: the states stay the games' own types (typed ``Any`` here:
-a ``cast`` is a call, and these run on every move the bots try).
+A trick game's state is a named tuple with at least the fields ``rules``,
+``dealer``, ``hand_number``, ``to_play``, ``leader`` (who led the trick in
+progress), ``hands`` (by seat), ``trick`` (in play order from the leader),
+``stock`` (the top card first), ``piles`` (cards won, by side), ``scores``,
+``rng``, ``decks``, ``winner`` and ``fresh_draws``, and the property
+``game_over``; its rules a value with ``players``, ``sides`` and
+``side_of(seat)``. The functions read those fields and change them with
+``_replace``: the states stay the games' own types (typed ``Any`` here: a
+``cast`` is a call, and these run on every move the bots try).
 """
 
 from __future__ import annotations
@@ -27,26 +31,6 @@ from mazzo.engine.game import Move, Status, check_turn, hands_fit, replace_at
 Hands = tuple[tuple[Card, ...], ...]
 #: Called after each card a seat draws: ``(state, seat, card, events) -> state``.
 OnDraw = Callable[[Any, int, Card, list[Event]], Any]
-
-
-class TrickFields(NamedTuple):
-    """The fields every trick game's state has (documentation: the games declare
-    their own named tuples with these among theirs)."""
-
-    rules: Any
-    dealer: int
-    hand_number: int
-    to_play: int
-    leader: int  # the seat that led the trick in progress
-    hands: Hands  # by seat
-    trick: tuple[Card, ...]  # in play order from the leader
-    stock: tuple[Card, ...]  # stock[0] is the top card
-    piles: Hands  # cards won, by side
-    scores: tuple[int, ...]
-    rng: int
-    decks: tuple[tuple[Card, ...], ...]
-    winner: int | None
-    fresh_draws: bool
 
 
 # ---------------------------------------------------------------- dealing
