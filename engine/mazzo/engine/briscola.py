@@ -212,9 +212,12 @@ def legal_moves(state: BriscolaState) -> list[Move]:
     return [Move(seat, card) for card in state.hands[seat]]
 
 
+_CARD_ALONE = N_("a Briscola move is a card alone: no take, no lay")
+
+
 def resolve(state: BriscolaState, move: Move) -> Move:
     """Check ``move``; raise :class:`IllegalMove` (or :class:`InvalidInput`) if it is not legal."""
-    tricks.check_card_alone(state, move, N_("a Briscola move is a card alone: no take, no lay"))
+    tricks.check_card_alone(state, move, _CARD_ALONE)
     return move
 
 
@@ -228,7 +231,7 @@ def apply(
 
     ``entropy``: as in :func:`mazzo.engine.scopa.apply` (here a draw needs it too).
     """
-    move = resolve(state, move)
+    tricks.check_card_alone(state, move, _CARD_ALONE)  # resolve's checks, without its call
     events: list[Event] = [CardPlayed(move.seat, move.card)]
     state = tricks.play_card(state, move.seat, move.card)
     if len(state.trick) < state.rules.players:
@@ -236,11 +239,9 @@ def apply(
     return _finish_trick(state, events, entropy)
 
 
-def winning_index(trick: Sequence[Card], trump_suit: int) -> int:
-    """The position in ``trick`` (complete or not) of the card that takes it: the
-    highest trump, else the highest card of the suit led."""
-    suit = trump_suit if any(SUIT_OF[c] == trump_suit for c in trick) else SUIT_OF[trick[0]]
-    return tricks.winning_index(trick, suit, CARD_STRENGTH)
+#: ``winning_index(trick, trump_suit)``: the position in ``trick`` (complete or not)
+#: of the card that takes it, the highest trump, else the highest card of the suit led.
+winning_index = tricks.winning_index_by(CARD_STRENGTH)
 
 
 def trick_winner(leader: int, trick: Sequence[Card], trump_suit: int, players: int) -> int:
@@ -251,14 +252,19 @@ def _finish_trick(
     state: BriscolaState, events: list[Event], entropy: int | None
 ) -> tuple[BriscolaState, list[Event]]:
     winner = trick_winner(state.leader, state.trick, SUIT_OF[state.trump], state.rules.players)
-    state = tricks.take_trick(state, winner, events)
-    if state.turn_up is not None:
-        # The stock's cards go to their drawers alone; the turn-up, last, is seen by all.
-        state = tricks.draw_round(state, winner, events, entropy, private=True, under="turn_up")
-    ended = tricks.hand_over(state, entropy)
-    if ended is None:
+    # The stock's cards go to their drawers alone; the turn-up, drawn last, is seen by all.
+    state, over = tricks.finish_trick(
+        state,
+        winner,
+        events,
+        entropy,
+        draws=state.turn_up is not None,
+        private=True,
+        under="turn_up",
+    )
+    if not over:
         return state, events
-    return close_hand(ended, score_hand(ended.piles), events, _start_hand)
+    return close_hand(state, score_hand(state.piles), events, _start_hand)
 
 
 # ---------------------------------------------------------------- scoring

@@ -226,12 +226,12 @@ def apply(
         # Declared when the player plays their first card of the hand.
         state = _declare(state, seat, state.hands[seat], events)
     events.append(CardPlayed(seat, move.card))
-    revealed = state.revealed[seat]
-    if move.card in revealed:
-        revealed = tuple(c for c in revealed if c != move.card)
-    state = tricks.play_card(
-        state, seat, move.card, revealed=replace_at(state.revealed, seat, revealed)
-    )
+    shown = state.revealed[seat]
+    if move.card in shown:  # a card everyone has seen leaves the hand: no longer shown
+        revealed = replace_at(state.revealed, seat, tuple(c for c in shown if c != move.card))
+        state = tricks.play_card(state, seat, move.card, revealed=revealed)
+    else:
+        state = tricks.play_card(state, seat, move.card)
     if len(state.trick) < state.rules.players:
         return state, events
     return _finish_trick(state, events, entropy)
@@ -242,28 +242,32 @@ def trick_winner(leader: int, trick: Sequence[Card], players: int) -> int:
     return (leader + winning_index(trick)) % players
 
 
-def winning_index(trick: Sequence[Card]) -> int:
-    """The position in ``trick`` (complete or not) of the strongest card of the led suit."""
-    return tricks.winning_index(trick, SUIT_OF[trick[0]], CARD_STRENGTH)
+#: ``winning_index(trick)``: the position in ``trick`` (complete or not) of the
+#: strongest card of the led suit (no trumps).
+winning_index = tricks.winning_index_by(CARD_STRENGTH)
 
 
 def _finish_trick(
     state: TressetteState, events: list[Event], entropy: int | None
 ) -> tuple[TressetteState, list[Event]]:
     winner = trick_winner(state.leader, state.trick, state.rules.players)
-    state = tricks.take_trick(state, winner, events)
-    if state.stock:  # two players: both draws are shown
-        declare = _declare_drawn if state.rules.napoletana else None
-        state = tricks.draw_round(
-            state, winner, events, entropy, private=False, reveal=True, on_draw=declare
-        )
-        if not state.stock:
-            # The stock is gone: every card is known now; nothing needs to be marked shown.
-            state = state._replace(revealed=((),) * len(state.hands))
-    ended = tricks.hand_over(state, entropy)
-    if ended is None:
-        return state, events
-    return _end_hand(ended, state.rules.side_of(winner), events)
+    declare = _declare_drawn if state.rules.napoletana else None
+    # Two players: both draws are shown.
+    state, over = tricks.finish_trick(
+        state,
+        winner,
+        events,
+        entropy,
+        draws=bool(state.stock),
+        reveal=True,
+        on_draw=declare,
+    )
+    if over:
+        return _end_hand(state, state.rules.side_of(winner), events)
+    if state.rules.with_stock and not state.stock and any(state.revealed):
+        # The stock is gone: every card is known now; nothing needs to be marked shown.
+        state = state._replace(revealed=((),) * len(state.hands))
+    return state, events
 
 
 def _declare_drawn(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from mazzo.engine import deal
 from mazzo.engine.cards import SUIT_OF, Card
@@ -110,7 +110,7 @@ def check_card_alone(state: Any, move: Move, refusal: str) -> None:
         players=players,
         to_play=state.to_play,
         hand=state.hands[move.seat] if 0 <= move.seat < players else (),
-        game_over=state.game_over,
+        game_over=state.winner is not None,  # the field, not the property: one call less
     )
     if move.take or move.lay:
         raise InvalidInput(Reason.TAKE_NOT_ALLOWED, refusal)
@@ -127,24 +127,61 @@ def play_card(state: Any, seat: int, card: Card, **more: Any) -> Any:
     return state._replace(hands=hands, trick=(*state.trick, card), to_play=to_play)
 
 
-def winning_index(trick: Sequence[Card], suit: int, strength: Sequence[int]) -> int:
-    """The position in ``trick`` (complete or not) of the card of ``suit`` strongest by
-    ``strength`` (a card index's rank in the game): the suit led, or trumps."""
-    return max(
-        (i for i, c in enumerate(trick) if SUIT_OF[c] == suit), key=lambda i: strength[trick[i]]
-    )
+class WinningIndex(Protocol):
+    def __call__(self, trick: Sequence[Card], trump_suit: int | None = None) -> int: ...
 
 
-def take_trick(state: Any, winner: int, events: list[Event]) -> Any:
-    """The complete trick goes to ``winner``'s side's pile; the winner leads next."""
+def winning_index_by(strength: Sequence[int]) -> WinningIndex:
+    """A game's ``winning_index(trick, trump_suit=None)``, its cards ranked by
+    ``strength`` (by card index): the position in ``trick`` (complete or not) of the
+    strongest trump if one was played, else of the strongest card of the suit led.
+    A closure, not a function taking ``strength``: the bots' play-outs call it."""
+
+    def winning_index(trick: Sequence[Card], trump_suit: int | None = None) -> int:
+        suit = SUIT_OF[trick[0]]
+        if trump_suit is not None and any(SUIT_OF[c] == trump_suit for c in trick):
+            suit = trump_suit
+        return max(
+            (i for i, c in enumerate(trick) if SUIT_OF[c] == suit), key=lambda i: strength[trick[i]]
+        )
+
+    return winning_index
+
+
+def finish_trick(
+    state: Any,
+    winner: int,
+    events: list[Event],
+    entropy: int | None,
+    *,
+    draws: bool,
+    private: bool = False,
+    under: str = "",
+    reveal: bool = False,
+    on_draw: OnDraw | None = None,
+) -> tuple[Any, bool]:
+    """The complete trick goes to ``winner``'s side's pile and the winner leads next;
+    then, when ``draws``, a round of draws (:func:`draw_round`, with the other
+    arguments). Returns the state and whether the hand is over (no card left in a
+    hand): a fresh game then keeps this move's ``entropy`` to shuffle the next one."""
     side = state.rules.side_of(winner)
     events.append(TrickWon(winner, side, state.leader, state.trick))
-    return state._replace(
+    state = state._replace(
         piles=replace_at(state.piles, side, state.piles[side] + state.trick),
         trick=(),
         leader=winner,
         to_play=winner,
     )
+    if draws:
+        state = draw_round(
+            state, winner, events, entropy, private=private, under=under, reveal=reveal,
+            on_draw=on_draw,
+        )  # fmt: skip
+    if any(state.hands):
+        return state, False
+    if state.fresh_draws:
+        state = state._replace(rng=deal.required_entropy(entropy))
+    return state, True
 
 
 def draw_round(
@@ -193,8 +230,10 @@ def draw_round(
             shown = list(drawing.revealed) if reveal else []
     if drawing.fresh_draws:
         stock = deal.unordered(stock)
-    if under or reveal:
+    if reveal:
         return _drawn(drawing, stock, hands, shown, under, last)
+    if under:  # Briscola's every trick while the stock lasts: no call more
+        return drawing._replace(stock=stock, hands=tuple(hands), **{under: last})
     return drawing._replace(stock=stock, hands=tuple(hands))
 
 
@@ -211,16 +250,6 @@ def _drawn(
     if shown:
         more["revealed"] = tuple(shown)
     return state._replace(stock=stock, hands=tuple(hands), **more)
-
-
-def hand_over(state: Any, entropy: int | None) -> Any:
-    """``None`` while a seat holds a card; else the state ready to close the hand (a
-    fresh game keeps this move's entropy to shuffle the next hand, if any)."""
-    if any(state.hands):
-        return None
-    if state.fresh_draws:
-        return state._replace(rng=deal.required_entropy(entropy))
-    return state
 
 
 # ---------------------------------------------------------------- seeing
