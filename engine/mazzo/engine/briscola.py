@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from mazzo.engine import deal, options, packing, tricks
 from mazzo.engine.cards import BATONS, COINS, CUPS, DECK, RANK_OF, SUIT_OF, SWORDS, Card
-from mazzo.engine.errors import N_, InvalidInput, Reason, Text
+from mazzo.engine.errors import N_, Text
 from mazzo.engine.events import BriscolaSideScore, CardPlayed, Event, TrumpTurnedUp
 from mazzo.engine.game import (
     Game,
@@ -87,12 +87,11 @@ class BriscolaRules:
     face: Face = choice(Face.ITALIAN, "the deck whose names the views give the cards")
 
     def __post_init__(self) -> None:
-        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
-            raise InvalidInput(
-                Reason.INVALID_PLAYERS,
-                "Briscola is played by 2, 3 or 4 players, not {players}",
-                players=self.players,
-            )
+        options.check_players(
+            self.players,
+            PLAYER_COUNTS,
+            N_("Briscola is played by 2, 3 or 4 players, not {players}"),
+        )
         options.check(self)
 
     @property

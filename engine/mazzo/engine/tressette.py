@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from mazzo.engine import deal, options, packing, tricks
 from mazzo.engine.cards import DECK, DECK_SIZE, RANK_OF, SUIT_OF, SUITS, Card
-from mazzo.engine.errors import N_, InvalidInput, Listing, Reason, Text
+from mazzo.engine.errors import N_, Listing, Reason, Text
 from mazzo.engine.events import CardPlayed, Event, NapoletanaDeclared, TressetteSideScore
 from mazzo.engine.game import (
     Game,
@@ -67,12 +67,9 @@ class TressetteRules:
     napoletana: bool = switch(False, "3 points for holding the 3, 2 and ace of a suit")
 
     def __post_init__(self) -> None:
-        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
-            raise InvalidInput(
-                Reason.INVALID_PLAYERS,
-                "Tressette is played by 2 or 4 players, not {players}",
-                players=self.players,
-            )
+        options.check_players(
+            self.players, PLAYER_COUNTS, N_("Tressette is played by 2 or 4 players, not {players}")
+        )
         options.check(self)
 
     @property
