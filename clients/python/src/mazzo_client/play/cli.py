@@ -57,7 +57,9 @@ def parser() -> argparse.ArgumentParser:
         "--variant", help="a variant of the game, e.g. Scopa's escoba, cirulla, scopone-scientifico"
     )
     play.add_argument("--players", type=int, help="players (default: the variant's usual number)")
-    play.add_argument("--target", type=int, help="points to win (default: the variant's)")
+    play.add_argument(
+        "--target", type=int, help="points (in Briscola hands) to win (default: the variant's)"
+    )
     for switch, game, what in SWITCHES:
         play.add_argument(f"--{switch}", action="store_true", help=f"{game}: {what}")
     play.add_argument("--face", choices=FACES, help="the deck whose card names are shown")
