@@ -212,3 +212,17 @@ def test_every_rows_label_is_in_each_languages_catalog_with_its_translation() ->
         assert not missing, (language, missing)
         lang.choose(language)
         assert [lang._(word) for word in sorted(words)] == [translated[w] for w in sorted(words)]
+
+
+def test_a_label_longer_than_the_column_widens_it_so_cells_stay_apart() -> None:
+    lang.choose("it")  # "punti delle carte", "totale della mano": 17 letters
+    hand = scored(
+        pb.SideScore(side=0, total=6, tressette=pb.TressetteScore(thirds=19, card_points=6)),
+        pb.SideScore(side=1, total=5, tressette=pb.TressetteScore(thirds=13, card_points=4)),
+    )
+    header, *rows = scoring_table(hand, {}, SEATING, "", target=11)[1:-1]
+    first = header.index(lang._("you"))  # where the first side's column starts
+    longest = max(len(lang._(SCORE_ROWS["thirds"].label)), len(lang._("hand total")))
+    assert first == 2 + longest + 1
+    for row in rows:  # each label ends before it, each first cell starts there
+        assert row[first - 1] == " " and row[first] != " ", rows

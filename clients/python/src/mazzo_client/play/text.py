@@ -143,10 +143,23 @@ LABEL_WIDTH = 16
 COLUMN_WIDTH = 18
 
 
-def _row(label: str, cells: Sequence[str]) -> str:
-    return (
-        f"  {label:<{LABEL_WIDTH}}" + "".join(f"{cell:<{COLUMN_WIDTH}}" for cell in cells).rstrip()
-    )
+Row = tuple[str, Sequence[str]]  # a label and its cells, one a side
+
+
+def _rows(rows: Sequence[Row]) -> list[str]:
+    """The rows in columns: the labels' as wide as the longest needs (at least
+    LABEL_WIDTH), each side's COLUMN_WIDTH, wider where a cell is."""
+    width = max([LABEL_WIDTH - 1, *(len(label) for label, _cells in rows)]) + 1
+    columns = max((len(cells) for _label, cells in rows), default=0)
+    widths = [
+        max([COLUMN_WIDTH - 1, *(len(cells[k]) for _l, cells in rows if k < len(cells))]) + 1
+        for k in range(columns)
+    ]
+    return [
+        f"  {label:<{width}}"
+        + "".join(f"{cell:<{widths[k]}}" for k, cell in enumerate(cells)).rstrip()
+        for label, cells in rows
+    ]
 
 
 def _points(value: object, point: int) -> str:
@@ -224,14 +237,12 @@ def scoring_table(
 ) -> list[str]:
     """The hand's scoring, one column per side, then the match score."""
     sides = sorted(scored.sides, key=lambda s: s.side)
-    lines = [
-        _("Hand {number} scoring").format(number=scored.hand_number),
-        _row("", [seating.side_name(s.side) for s in sides]),
-    ]
+    rows: list[Row] = [("", [seating.side_name(s.side) for s in sides])]
     game = (sides[0].WhichOneof("game") or "") if sides else ""
     if game:  # the rows of the game's score message, field by field
-        lines += _score_rows(sides, [getattr(s, game) for s in sides], piles, primiera_rule)
-    lines.append(_row(_("hand total"), [str(s.total) for s in sides]))
+        rows += _score_rows(sides, [getattr(s, game) for s in sides], piles, primiera_rule)
+    rows.append((_("hand total"), [str(s.total) for s in sides]))
+    lines = [_("Hand {number} scoring").format(number=scored.hand_number), *_rows(rows)]
     match = _("Match: {scores} (playing to {target})")
     lines.append(match.format(scores=seating.scores(scored.scores), target=target))
     return lines
@@ -242,21 +253,21 @@ def _score_rows(
     scores: Sequence[Any],
     piles: Mapping[int, Sequence[str]],
     primiera_rule: str,
-) -> list[str]:
+) -> list[Row]:
     """A row for each field of the sides' score messages: SCORE_ROWS' first, in its
     order, then any other in the message's."""
     fields = [field.name for field in scores[0].DESCRIPTOR.fields]
     written_beside = {b for name in fields if name in SCORE_ROWS for b in SCORE_ROWS[name].beside}
     shown = [name for name in SCORE_ROWS if name in fields and name not in written_beside]
     shown += [name for name in fields if name not in SCORE_ROWS and name not in written_beside]
-    rows = []
+    rows: list[Row] = []
     for name in shown:
         row = SCORE_ROWS.get(name) or ScoreRow(name.replace("_", " "))
         if row.when_scored and not any(getattr(s, name) for s in scores):
             continue
         cell = row.cell or (lambda score, field: str(getattr(score, field)))
-        rows.append(_row(_(row.label), [cell(s, name) for s in scores]))
+        rows.append((_(row.label), [cell(s, name) for s in scores]))
         if row.made_of:
             cards = [best_primiera_cards(piles.get(s.side, ()), primiera_rule) for s in sides]
-            rows.append(_row("  " + _(row.made_of), [" ".join(c) or "-" for c in cards]))
+            rows.append(("  " + _(row.made_of), [" ".join(c) or "-" for c in cards]))
     return rows
