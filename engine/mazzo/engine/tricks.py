@@ -118,8 +118,8 @@ def check_card_alone(state: Any, move: Move, refusal: str) -> None:
 
 def play_card(state: Any, seat: int, card: Card, **more: Any) -> Any:
     """``card`` leaves ``seat``'s hand for the trick; the turn passes to the next seat.
-    ``more``: the game's own fields that change with the card (one ``_replace``: a
-    named tuple's costs as much as a move's rules)."""
+    ``more``: the game's own fields that change with the card, in the same
+    ``_replace`` (each one rebuilds the whole state: the costliest step of a play)."""
     hands = replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != card))
     to_play = (seat + 1) % state.rules.players
     if more:
@@ -128,6 +128,8 @@ def play_card(state: Any, seat: int, card: Card, **more: Any) -> Any:
 
 
 class WinningIndex(Protocol):
+    """A game's ``winning_index``: see :func:`winning_index_by`."""
+
     def __call__(self, trick: Sequence[Card], trump_suit: int | None = None) -> int: ...
 
 
