@@ -14,7 +14,7 @@ from mazzo.engine.cards import Card
 from mazzo.engine.events import TrickWon
 from mazzo.engine.players import Budget, greedy
 from mazzo.engine.players.briscola_inference import NOISE, Plays, past_tricks
-from mazzo.engine.players.fast_briscola import card_value
+from mazzo.engine.players.fast_briscola import WIN_WORTH, card_value, reward
 
 GAME = get_game("briscola")
 
@@ -74,3 +74,12 @@ def test_a_lead_the_rules_of_thumb_would_not_make_makes_that_hand_unlikely() -> 
     beside_trumps = plays.weight((mine, (Card.of(3, trump), Card.of(1, trump))), rng)
     assert beside_cheap_cards == pytest.approx(NOISE / 3)
     assert beside_trumps == pytest.approx(1 - NOISE + NOISE / 3)
+
+
+def test_a_hand_won_is_worth_more_to_the_search_than_its_margin() -> None:
+    assert reward((61, 59), 0) - reward((59, 61), 0) == 2 + 2 + 2 * WIN_WORTH
+    assert reward((61, 59), 0) > reward((59, 61), 0) + 30
+    assert reward((60, 60), 1) == 0
+    # Three players: only the single highest total wins the hand.
+    assert reward((50, 50, 20), 0) == 0
+    assert reward((40, 50, 30), 1) == 10 + WIN_WORTH
