@@ -33,15 +33,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mazzo.engine.game import Move
-from mazzo.engine.players import determinize, endgame, greedy
+from mazzo.engine.players import endgame
 from mazzo.engine.players import expert as flat
 from mazzo.engine.players.base import Budget, Suggestion
-from mazzo.engine.players.search import Evaluation, OutOfBudget, ScopaSearch, TressetteSearch
-from mazzo.engine.players.voids import shown_voids
-from mazzo.engine.scopa import ScopaView
+from mazzo.engine.players.games import bots_for
+from mazzo.engine.players.search import Evaluation, OutOfBudget
 
-#: Moves searched ahead in each world, by game family (measured in the arena).
-SCOPA_DEPTH, TRESSETTE_DEPTH = 3, 6
 EVALUATION = Evaluation(sweep_risk=True, match=True, sevens=True)
 #: A move worse than a world's best by more than this many points counts as
 #: that much worse (so its search stops there: more worlds in the time).
@@ -60,10 +57,12 @@ def choose(
     if len(legal_moves) == 1:
         return Suggestion(legal_moves[0])
     more = budget.meter()
+    searcher = bots_for(view).searcher
+    if searcher is None:  # a game the world search does not know
+        return flat.sample(view, legal_moves, budget, rng, more)
     if endgame.solvable(view):
         # The view fixes the whole state: one world, searched to the hand's end.
-        world = determinize.scopa_state(view, rng)
-        search = ScopaSearch(world, view.side, EVALUATION, more)
+        search = searcher(view)(rng, EVALUATION, more, 0)
         try:
             worths = search.root(legal_moves, LAST_ROUND_DEPTH)
         except OutOfBudget:
@@ -82,22 +81,15 @@ def search_worlds(
     done: int = 0,
 ) -> Suggestion:
     """Worlds searched until the meter ``more`` of ``budget`` stops, from ``done`` spent."""
+    bots = bots_for(view)
+    assert bots.searcher is not None
+    world, depth = bots.searcher(view), bots.search_depth
     totals = [0.0] * len(legal_moves)
     points = [0.0] * len(legal_moves)
     worlds = 0
     favourite, unanimous = -1, True  # the best move of every world so far, if one
-    scopa = isinstance(view, ScopaView)
-    voids = () if scopa else shown_voids(view)
     while more(done):
-        search: ScopaSearch | TressetteSearch
-        if scopa:
-            world = determinize.scopa_state(view, rng)
-            search = ScopaSearch(world, view.side, EVALUATION, more, done)
-            depth = SCOPA_DEPTH
-        else:
-            state = determinize.tressette_state(view, rng, voids)
-            search = TressetteSearch(state, view.side, EVALUATION, more, done)
-            depth = TRESSETTE_DEPTH
+        search = world(rng, EVALUATION, more, done)
         try:
             worths = search.root(legal_moves, depth, CAP)
         except OutOfBudget:
@@ -118,8 +110,7 @@ def search_worlds(
     if PRIOR:
         # The search's horizon sees no difference between many moves (which card
         # to lay, mostly): the rules of thumb break such near-ties.
-        rate = greedy.scopa_move_value if scopa else greedy.tressette_move_value
         for index, move in enumerate(legal_moves):
-            totals[index] += PRIOR * worlds * rate(view, move)
+            totals[index] += PRIOR * worlds * bots.move_value(view, move)
     best = max(range(len(legal_moves)), key=totals.__getitem__)
     return Suggestion(legal_moves[best], points[best] / worlds, done)

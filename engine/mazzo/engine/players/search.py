@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from mazzo.engine.cards import COINS, DECK, SETTEBELLO, Card
 from mazzo.engine.game import Move, game_winner
-from mazzo.engine.players.fast_scopa import choices
+from mazzo.engine.players.fast_scopa import choices, greedy_play
 from mazzo.engine.scopa import ScopaState, is_sweep
 from mazzo.engine.scopa_scoring import _SUIT_PRIMIERA, score_hand
 from mazzo.engine.tressette import (
@@ -70,6 +70,11 @@ class Evaluation:
     #: At the horizon the side to move takes what is worth most to it, if
     #: anything (``sweep_risk`` generalised: every taking, not only sweeps).
     captures: bool = False
+    #: At the horizon the rest is played out by the greedy player's rules of
+    #: thumb for every seat: ``"round"`` until the hands are empty (then the
+    #: won cards are valued as at a horizon), ``"hand"`` to the hand's end
+    #: (scored exactly). ``None``: the won cards valued at the horizon itself.
+    roll_out: str | None = None
 
 
 def _category(mine: int, theirs: int, half: int, scale: float) -> float:
@@ -276,7 +281,7 @@ class ScopaSearch(_Root):
         if not self.hands[seat]:
             return self._deal(seat, table, last, left, depth, alpha, beta)
         if depth <= 0:
-            return self._horizon(seat, table, left)
+            return self._horizon(seat, table, last, left)
         maximising = self.side_of[seat] == self.side
         best = -float("inf") if maximising else float("inf")
         mine = 0.0
@@ -329,7 +334,9 @@ class ScopaSearch(_Root):
         finally:
             self.dealt, self.hands = start, emptied
 
-    def _horizon(self, seat: int, table: tuple[Card, ...], left: int) -> float:
+    def _horizon(self, seat: int, table: tuple[Card, ...], last: int | None, left: int) -> float:
+        if self.evaluation.roll_out:
+            return self._roll_out(seat, table, last, left)
         mask = self.masks[self.side]
         self._mine = self.sweeps[self.side] + (mask & _SETTEBELLO_BIT != 0) + 1.5
         worth = scopa_static(self.masks, self.sweeps, self.side, self.evaluation.sevens)
@@ -371,14 +378,63 @@ class ScopaSearch(_Root):
         self.masks[side] = before
         return best
 
-    def _final(self, table: tuple[Card, ...], last: int | None) -> float:
-        """The hand's end, scored by the engine's scoring."""
-        masks = list(self.masks)
+    def _roll_out(self, seat: int, table: tuple[Card, ...], last: int | None, left: int) -> float:
+        """The rest played by the greedy player's rules of thumb (every seat), on
+        copies: to the round's end (then valued as a horizon) or the hand's."""
+        rules, players, side_of = self.rules, self.players, self.side_of
+        hands = [list(h) for h in self.hands]
+        masks, sweeps = list(self.masks), list(self.sweeps)
+        dealt = self.dealt
+        whole_hand = self.evaluation.roll_out == "hand"
+        while left:
+            hand = hands[seat]
+            if not hand:
+                if not whole_hand:
+                    break
+                for position in range(players):
+                    receiver = (self.dealer + 1 + position) % players
+                    hands[receiver] = list(
+                        self.stock[dealt + position : dealt + players * self.hand_size : players]
+                    )
+                dealt += players * self.hand_size
+                hand = hands[seat]
+            card, take = greedy_play(hand, table, rules)
+            hand.remove(card)
+            left -= 1
+            if take:
+                side = side_of[seat]
+                bits = _BIT[card]
+                for taken in take:
+                    bits |= _BIT[taken]
+                masks[side] |= bits
+                if len(take) == len(table) and is_sweep(rules, card, table, not left):
+                    sweeps[side] += 1
+                table = tuple([c for c in table if c not in take])
+                last = side
+            else:
+                table = (*table, card)
+            seat = (seat + 1) % players
+        if not left:
+            return self._final(table, last, masks, sweeps)
+        self._mine = sweeps[self.side] + (masks[self.side] & _SETTEBELLO_BIT != 0) + 1.5
+        return scopa_static(masks, sweeps, self.side, self.evaluation.sevens)
+
+    def _final(
+        self,
+        table: tuple[Card, ...],
+        last: int | None,
+        won: Sequence[int] | None = None,
+        sweeps: Sequence[int] | None = None,
+    ) -> float:
+        """The hand's end, scored by the engine's scoring (of the search's won
+        cards and sweeps, or of ``won`` and ``sweeps``)."""
+        masks = list(self.masks if won is None else won)
+        sweeps = self.sweeps if sweeps is None else sweeps
         if table and last is not None:
             for card in table:
                 masks[last] |= _BIT[card]
         piles = [[c for c in DECK if mask >> c & 1] for mask in masks]
-        scored = score_hand(self.rules, piles, self.sweeps, self.declared)
+        scored = score_hand(self.rules, piles, sweeps, self.declared)
         totals = [side.total for side in scored]
         mine = totals[self.side]
         self._mine = float(mine)
