@@ -75,6 +75,10 @@ class Evaluation:
     #: won cards are valued as at a horizon), ``"hand"`` to the hand's end
     #: (scored exactly). ``None``: the won cards valued at the horizon itself.
     roll_out: str | None = None
+    #: The other sides taken as fallible players: a reply's worth is the worst
+    #: for the searching side and, with this weight, the mean of the replies
+    #: (0: minimax, every side at its best).
+    fallible: float = 0.0
 
 
 def _category(mine: int, theirs: int, half: int, scale: float) -> float:
@@ -283,6 +287,8 @@ class ScopaSearch(_Root):
         if depth <= 0:
             return self._horizon(seat, table, last, left)
         maximising = self.side_of[seat] == self.side
+        if not maximising and self.evaluation.fallible:
+            return self._fallible(seat, table, last, left, depth)
         best = -float("inf") if maximising else float("inf")
         mine = 0.0
         for card, take in self._moves(self.hands[seat], table):
@@ -300,6 +306,25 @@ class ScopaSearch(_Root):
                 break
         self._mine = mine
         return best
+
+    def _fallible(
+        self, seat: int, table: tuple[Card, ...], last: int | None, left: int, depth: int
+    ) -> float:
+        """An other side's turn, its replies weighed as a fallible player's: the
+        worst for the searching side, and with weight ``fallible`` their mean.
+        Every reply is searched with the full window (the mean needs them all)."""
+        share = self.evaluation.fallible
+        worst, worst_mine, total, total_mine = _INF, 0.0, 0.0, 0.0
+        moves = self._moves(self.hands[seat], table)
+        for card, take in moves:
+            worth = self._play(seat, card, take, table, last, left, depth, -_INF, _INF)
+            total += worth
+            total_mine += self._mine
+            if worth < worst:
+                worst, worst_mine = worth, self._mine
+        count = len(moves)
+        self._mine = (1 - share) * worst_mine + share * total_mine / count
+        return (1 - share) * worst + share * total / count
 
     def _moves(
         self, hand: list[Card], table: tuple[Card, ...]
