@@ -47,6 +47,12 @@ CAP: float | None = None
 PRIOR = 0.01
 #: Worlds after which a move that was best in every one is played at once (0: never).
 SETTLED_AFTER = 0
+#: The time policy: after :data:`STOP_MIN` worlds, the search stops once the best
+#: move's lead over every other is this many standard errors of the worlds'
+#: differences (0: never; the budget is spent on every move). Clear choices
+#: then cost a few worlds and close ones the whole budget.
+STOP_Z = 0.0
+STOP_MIN = 6
 #: Deeper than any last round (three cards a hand).
 LAST_ROUND_DEPTH = 8
 
@@ -88,6 +94,7 @@ def search_worlds(
     points = [0.0] * len(legal_moves)
     worlds = 0
     favourite, unanimous = -1, True  # the best move of every world so far, if one
+    history: list[list[float]] = []  # every world's worths, for the time policy
     while more(done):
         search = world(rng, EVALUATION, more, done)
         try:
@@ -105,6 +112,10 @@ def search_worlds(
         unanimous = unanimous and worths[favourite] == top
         if unanimous and worlds == SETTLED_AFTER:
             break  # the same move was best in every world: the rest of the time is saved
+        if STOP_Z:
+            history.append(worths)
+            if worlds >= STOP_MIN and _settled(history, totals, STOP_Z):
+                break
     if not worlds:
         return flat.sample(view, legal_moves, budget, rng, more, done)
     if PRIOR:
@@ -114,3 +125,19 @@ def search_worlds(
             totals[index] += PRIOR * worlds * bots.move_value(view, move)
     best = max(range(len(legal_moves)), key=totals.__getitem__)
     return Suggestion(legal_moves[best], points[best] / worlds, done)
+
+
+def _settled(history: list[list[float]], totals: list[float], z: float) -> bool:
+    """Whether the best total leads every other move by ``z`` standard errors of
+    the worlds' paired differences (moves that tie in every world lead by 0)."""
+    best = max(range(len(totals)), key=totals.__getitem__)
+    count = len(history)
+    for other in range(len(totals)):
+        if other == best:
+            continue
+        gaps = [worths[best] - worths[other] for worths in history]
+        mean = sum(gaps) / count
+        spread = sum((gap - mean) ** 2 for gap in gaps) / (count - 1)
+        if mean * mean * count < z * z * spread or mean < 0:
+            return False
+    return True
