@@ -9,7 +9,7 @@ import pytest
 
 from mazzo.engine import Game, game_of, get_game
 from mazzo.engine.cards import SUIT_OF
-from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, determinize, suggest
+from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, determinize, expert_search, suggest
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.tressette import TressetteRules
@@ -150,6 +150,40 @@ def test_the_world_search_stops_after_its_simulations(name: str) -> None:
         chosen = CANDIDATES["search"](view, legal, Budget(count), random.Random(1))
         assert chosen.simulations == count
         assert chosen.move in legal
+
+
+def test_the_time_policy_settles_on_a_lead_of_a_few_standard_errors() -> None:
+    settled = expert_search._settled
+    # Moves that tie in every world: nothing to learn from more worlds.
+    assert settled([[1.0, 1.0]] * 6, [6.0, 6.0], 2.0)
+    # A steady lead settles; the same mean lead with a wide spread does not.
+    steady = [[2.0, 1.0], [1.9, 1.0], [2.1, 1.0], [2.0, 1.1], [2.0, 0.9], [2.0, 1.0]]
+    assert settled(steady, [sum(w[i] for w in steady) for i in (0, 1)], 2.0)
+    noisy = [[6.0, 1.0], [-3.0, 1.0], [5.0, 1.0], [-2.0, 1.0], [4.0, 1.0], [-4.0, 1.0]]
+    assert not settled(noisy, [sum(w[i] for w in noisy) for i in (0, 1)], 2.0)
+
+
+@pytest.mark.parametrize("name", ["scopa", "tressette"])
+def test_the_time_policy_spends_less_on_clear_choices(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    game = get_game(name)
+    rules = SETUPS[0][2] if name == "scopa" else TressetteRules(players=4)
+    spent, limit = [], 60
+    for seed in range(6):
+        state, _ = game.new_game(rules, seed=seed)
+        legal = game.legal_moves(state)
+        view = game.view(state, state.to_play)
+        monkeypatch.setattr(expert_search, "STOP_Z", 0.0)
+        assert (
+            CANDIDATES["search"](view, legal, Budget(limit), random.Random(1)).simulations == limit
+        )
+        monkeypatch.setattr(expert_search, "STOP_Z", 1.5)
+        chosen = CANDIDATES["search"](view, legal, Budget(limit), random.Random(1))
+        assert chosen.move in legal
+        assert expert_search.STOP_MIN <= chosen.simulations <= limit
+        spent.append(chosen.simulations)
+    assert min(spent) < limit
 
 
 def test_the_expert_stops_when_its_injected_clock_runs_out() -> None:

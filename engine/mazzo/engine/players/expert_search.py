@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from mazzo.engine.game import Move
 from mazzo.engine.players import endgame
@@ -53,8 +53,17 @@ SETTLED_AFTER = 0
 #: then cost a few worlds and close ones the whole budget.
 STOP_Z = 0.0
 STOP_MIN = 6
+#: The time policy's second stage. A budget of at least ``FLAT_FROM`` seconds
+#: gives the world search ``SEARCH_SHARE`` of it; the flat Monte Carlo search
+#: (:mod:`mazzo.engine.players.expert`, whose play-outs follow the rules of
+#: thumb to the hand's end) spends the rest on the moves whose worth a world is
+#: within ``KEEP_WITHIN`` of the best's, and chooses among them. None: never.
+FLAT_FROM: float | None = None
+SEARCH_SHARE = 0.2
+KEEP_WITHIN = 0.5
 #: Deeper than any last round (three cards a hand).
 LAST_ROUND_DEPTH = 8
+_INF = float("inf")
 
 
 def choose(
@@ -75,7 +84,19 @@ def choose(
             return flat.sample(view, legal_moves, budget, rng, more)
         best = max(range(len(legal_moves)), key=worths.__getitem__)
         return Suggestion(legal_moves[best], search.points[best], 1)
-    return search_worlds(view, legal_moves, budget, rng, more)
+    if FLAT_FROM is None or budget.clock is None or budget.seconds < FLAT_FROM:
+        return search_worlds(view, legal_moves, budget, rng, more).suggestion
+    searched = search_worlds(view, legal_moves, budget, rng, budget.part(SEARCH_SHARE).meter())
+    kept = [m for m, w in zip(legal_moves, searched.worths, strict=True) if w >= -KEEP_WITHIN]
+    if len(kept) < 2:
+        return searched.suggestion
+    return flat.sample(view, kept, budget, rng, more, searched.suggestion.simulations)
+
+
+class Searched(NamedTuple):
+    suggestion: Suggestion
+    #: By legal move, its mean worth a world less the best's (0 for the best).
+    worths: list[float]
 
 
 def search_worlds(
@@ -85,7 +106,7 @@ def search_worlds(
     rng: random.Random,
     more: Callable[[int], bool],
     done: int = 0,
-) -> Suggestion:
+) -> Searched:
     """Worlds searched until the meter ``more`` of ``budget`` stops, from ``done`` spent."""
     bots = bots_for(view)
     assert bots.searcher is not None
@@ -117,14 +138,16 @@ def search_worlds(
             if worlds >= STOP_MIN and _settled(history, totals, STOP_Z):
                 break
     if not worlds:
-        return flat.sample(view, legal_moves, budget, rng, more, done)
+        chosen = flat.sample(view, legal_moves, budget, rng, more, done)
+        return Searched(chosen, [0.0 if m == chosen.move else -_INF for m in legal_moves])
     if PRIOR:
         # The search's horizon sees no difference between many moves (which card
         # to lay, mostly): the rules of thumb break such near-ties.
         for index, move in enumerate(legal_moves):
             totals[index] += PRIOR * worlds * bots.move_value(view, move)
     best = max(range(len(legal_moves)), key=totals.__getitem__)
-    return Suggestion(legal_moves[best], points[best] / worlds, done)
+    chosen = Suggestion(legal_moves[best], points[best] / worlds, done)
+    return Searched(chosen, [(total - totals[best]) / worlds for total in totals])
 
 
 def _settled(history: list[list[float]], totals: list[float], z: float) -> bool:

@@ -79,6 +79,9 @@ class Evaluation:
     #: for the searching side and, with this weight, the mean of the replies
     #: (0: minimax, every side at its best).
     fallible: float = 0.0
+    #: The other sides played as the fast play-outs' players: the rules of thumb,
+    #: and with this probability a random card (expectimax; None: not so).
+    modelled: float | None = None
 
 
 def _category(mine: int, theirs: int, half: int, scale: float) -> float:
@@ -287,6 +290,8 @@ class ScopaSearch(_Root):
         if depth <= 0:
             return self._horizon(seat, table, last, left)
         maximising = self.side_of[seat] == self.side
+        if not maximising and self.evaluation.modelled is not None:
+            return self._modelled(seat, table, last, left, depth)
         if not maximising and self.evaluation.fallible:
             return self._fallible(seat, table, last, left, depth)
         best = -float("inf") if maximising else float("inf")
@@ -325,6 +330,30 @@ class ScopaSearch(_Root):
         count = len(moves)
         self._mine = (1 - share) * worst_mine + share * total_mine / count
         return (1 - share) * worst + share * total / count
+
+    def _modelled(
+        self, seat: int, table: tuple[Card, ...], last: int | None, left: int, depth: int
+    ) -> float:
+        """An other side's turn played as the fast play-outs' players play it: the
+        rules of thumb, and with weight ``modelled`` a random card and taking
+        (expectimax, as the exact last round's model of the other seat)."""
+        explore = self.evaluation.modelled
+        assert explore is not None
+        hand = self.hands[seat]
+        card, take = greedy_play(hand, table, self.rules)
+        worth = (1 - explore) * self._play(seat, card, take, table, last, left, depth, -_INF, _INF)
+        mine = (1 - explore) * self._mine
+        if explore:
+            for card in list(hand):
+                options = choices(card, table, self.rules)
+                weight = explore / len(hand) / len(options)
+                for take in options:
+                    worth += weight * self._play(
+                        seat, card, take, table, last, left, depth, -_INF, _INF
+                    )
+                    mine += weight * self._mine
+        self._mine = mine
+        return worth
 
     def _moves(
         self, hand: list[Card], table: tuple[Card, ...]
