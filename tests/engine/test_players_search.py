@@ -17,7 +17,7 @@ from benchmarks.arena import last_rounds
 from mazzo.engine import get_game
 from mazzo.engine.events import HandScored
 from mazzo.engine.game import Move
-from mazzo.engine.players import Budget, fast_scopa, pimc
+from mazzo.engine.players import Budget, endgame, fast_scopa, pimc
 from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch, scopa_static
 from mazzo.engine.scopa import ScopaRules, ScopaState
 from mazzo.engine.scopa_rules import Variant
@@ -98,6 +98,24 @@ def test_a_fallible_other_side_is_weighed_as_the_engine_weighs_it() -> None:
     assert checked == 4
 
 
+def test_modelled_other_seats_are_the_exact_last_rounds_expectimax() -> None:
+    """The other seat as the play-outs' players: the exact last round's model
+    (mazzo.engine.players.endgame, through the engine), move by move."""
+    checked = 0
+    for state in last_rounds(ScopaRules(), range(1, 20)):
+        side = state.to_play
+        legal = SCOPA.legal_moves(state)
+        evaluation = Evaluation(match=True, modelled=0.25)
+        worths = ScopaSearch(state, side, evaluation, lambda _: True).root(legal, depth=8)
+        exact = endgame._Search(state.to_play, side, lambda _: True, 0.25)
+        for move, worth in zip(legal, worths, strict=True):
+            assert worth == pytest.approx(exact.after(state, move)), move
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
 @pytest.mark.parametrize("every", [5, 7])
 def test_played_out_to_the_hand_end_the_horizon_is_the_fast_play_out(every: int) -> None:
     """One move deep then the rules of thumb to the hand's end: the margin of the
@@ -166,6 +184,8 @@ def test_the_search_leaves_its_world_as_it_found_it() -> None:
         Evaluation(sweep_risk=True),
         Evaluation(roll_out="hand", fallible=0.3),
         Evaluation(roll_out="round"),
+        Evaluation(captures=True, quiescence=3),
+        Evaluation(modelled=0.2),
     ):
         scopa = ScopaSearch(scopa_state, 0, evaluation, lambda _: True)
         before = ([list(h) for h in scopa.hands], list(scopa.masks), list(scopa.sweeps))

@@ -70,6 +70,9 @@ class Evaluation:
     #: At the horizon the side to move takes what is worth most to it, if
     #: anything (``sweep_risk`` generalised: every taking, not only sweeps).
     captures: bool = False
+    #: With ``captures``, the plies of takings searched at the horizon (each
+    #: side to move takes its best, or stands).
+    quiescence: int = 1
     #: At the horizon the rest is played out by the greedy player's rules of
     #: thumb for every seat: ``"round"`` until the hands are empty (then the
     #: won cards are valued as at a horizon), ``"hand"`` to the hand's end
@@ -409,13 +412,19 @@ class ScopaSearch(_Root):
                     return swept
         return worth
 
-    def _quiescence(self, seat: int, table: tuple[Card, ...], left: int, worth: float) -> float:
+    def _quiescence(
+        self, seat: int, table: tuple[Card, ...], left: int, worth: float, plies: int = 0
+    ) -> float:
         """The side to move takes what is worth most to it (a sweep included),
-        or stands on ``worth`` if no taking beats it."""
+        or stands on ``worth`` if no taking beats it; with ``plies`` left of
+        :attr:`Evaluation.quiescence`, the next seat answers the same way."""
+        plies = plies or self.evaluation.quiescence
         side = self.side_of[seat]
         mine = side == self.side
         best, before, sevens = worth, self.masks[side], self.evaluation.sevens
-        for card in self.hands[seat]:
+        hand = self.hands[seat]
+        following = (seat + 1) % self.players
+        for card in list(hand):
             for take in choices(card, table, self.rules):
                 if not take:
                     continue
@@ -426,10 +435,17 @@ class ScopaSearch(_Root):
                 sweep = len(take) == len(table) and is_sweep(self.rules, card, table, left == 1)
                 self.sweeps[side] += sweep
                 after = scopa_static(self.masks, self.sweeps, self.side, sevens)
+                rest = tuple([c for c in table if c not in take])
+                if plies > 1 and rest and left > 1:
+                    at = hand.index(card)
+                    del hand[at]
+                    if self.hands[following]:
+                        after = self._quiescence(following, rest, left - 1, after, plies - 1)
+                    hand.insert(at, card)
                 self.sweeps[side] -= sweep
+                self.masks[side] = before
                 if (after > best) if mine else (after < best):
                     best = after
-        self.masks[side] = before
         return best
 
     def _roll_out(self, seat: int, table: tuple[Card, ...], last: int | None, left: int) -> float:
