@@ -85,6 +85,8 @@ class Evaluation:
     #: The other sides played as the fast play-outs' players: the rules of thumb,
     #: and with this probability a random card (expectimax; None: not so).
     modelled: float | None = None
+    #: With ``modelled``, the model's weight against the worst reply's.
+    model_share: float = 1.0
 
 
 def _category(mine: int, theirs: int, half: int, scale: float) -> float:
@@ -339,24 +341,29 @@ class ScopaSearch(_Root):
     ) -> float:
         """An other side's turn played as the fast play-outs' players play it: the
         rules of thumb, and with weight ``modelled`` a random card and taking
-        (expectimax, as the exact last round's model of the other seat)."""
-        explore = self.evaluation.modelled
+        (expectimax, as the exact last round's model of the other seat); with
+        ``model_share`` below 1, that much of the model and the rest the worst
+        reply (a good player who cannot see the searching side's cards)."""
+        explore, share = self.evaluation.modelled, self.evaluation.model_share
         assert explore is not None
         hand = self.hands[seat]
-        card, take = greedy_play(hand, table, self.rules)
-        worth = (1 - explore) * self._play(seat, card, take, table, last, left, depth, -_INF, _INF)
-        mine = (1 - explore) * self._mine
-        if explore:
-            for card in list(hand):
-                options = choices(card, table, self.rules)
-                weight = explore / len(hand) / len(options)
-                for take in options:
-                    worth += weight * self._play(
-                        seat, card, take, table, last, left, depth, -_INF, _INF
-                    )
-                    mine += weight * self._mine
-        self._mine = mine
-        return worth
+        greedy = greedy_play(hand, table, self.rules)
+        if not explore and share == 1:  # the rules of thumb's reply alone
+            return self._play(seat, *greedy, table, last, left, depth, -_INF, _INF)
+        model = model_mine = 0.0
+        worst, worst_mine = _INF, 0.0
+        for card in list(hand):
+            options = choices(card, table, self.rules)
+            weight = explore / len(hand) / len(options)
+            for take in options:
+                worth = self._play(seat, card, take, table, last, left, depth, -_INF, _INF)
+                chance = weight + (1 - explore) * ((card, take) == greedy)
+                model += chance * worth
+                model_mine += chance * self._mine
+                if worth < worst:
+                    worst, worst_mine = worth, self._mine
+        self._mine = share * model_mine + (1 - share) * worst_mine
+        return share * model + (1 - share) * worst
 
     def _moves(
         self, hand: list[Card], table: tuple[Card, ...]
