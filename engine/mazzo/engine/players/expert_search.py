@@ -3,7 +3,8 @@
 Each round of the search deals the unseen cards in a way that fits the view
 (:mod:`mazzo.engine.players.determinize`, with Tressette's shown voids), then
 searches that world by alpha-beta a few moves deep
-(:mod:`mazzo.engine.players.search`) and adds each legal move's worth to its
+(:mod:`mazzo.engine.players.search`, through the game's ``searcher`` and
+``search_depth`` hooks) and adds each legal move's worth to its
 total; the worlds go on until the budget is spent, and the move with the best
 total is played. What it adds to the classic design (:mod:`mazzo.engine.players.pimc`):
 
@@ -12,12 +13,19 @@ total is played. What it adds to the classic design (:mod:`mazzo.engine.players.
 * the match: a hand's end that wins or loses the match weighs more than any
   hand's points (as the exact last round does);
 * the primiera judged by the sevens and sixes taken;
+* Scopa: at the horizon the side to move takes its best taking if that beats
+  standing on the won cards (a capture quiescence); the other seat's reply is
+  worth half its worst for the searcher, half what the play-outs' players
+  would make of it (a good player who cannot see the searcher's cards);
 * as many worlds as the budget allows, all searched to the same depth; in the
   last round of a 2-player Scopa hand, where the view fixes every card, the one
   world there is, searched to the hand's end;
 * the budget's clock read every :data:`~mazzo.engine.players.search.CHECK_EVERY`
   nodes: a world cut short is dropped, and the search overruns by at most that
-  many nodes, however long a world takes.
+  many nodes, however long a world takes;
+* a time policy, off by default (:data:`STOP_Z`): stop once the best move's
+  lead is clear, so a plain choice costs a few worlds; and a hybrid stage, off
+  too (:data:`FLAT_FROM`), that leaves a large budget's rest to the flat search.
 
 Its ``simulations`` are the worlds searched (in the exact last round, the hand
 ends reached): a ``simulations`` limit bounds the worlds. With a budget too
