@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -184,6 +185,44 @@ def test_the_time_policy_spends_less_on_clear_choices(
         assert expert_search.STOP_MIN <= chosen.simulations <= limit
         spent.append(chosen.simulations)
     assert min(spent) < limit
+
+
+@pytest.mark.parametrize("name", ["scopa", "tressette"])
+def test_the_hybrid_stage_leaves_the_rest_to_the_flat_search_of_the_kept_moves(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    game = get_game(name)
+    rules = SETUPS[0][2] if name == "scopa" else TressetteRules(players=4)
+    monkeypatch.setattr(expert_search, "FLAT_FROM", 10.0)
+    flat_moves: list[list[Any]] = []
+    real = expert_search.flat.sample
+
+    def sample(view: Any, legal: Any, *rest: Any) -> Any:
+        flat_moves.append(list(legal))
+        return real(view, legal, *rest)
+
+    monkeypatch.setattr(expert_search.flat, "sample", sample)
+    left_to_flat = 0
+    for seed in range(4):
+        state, _ = game.new_game(rules, seed=seed)
+        legal = game.legal_moves(state)
+        flat_moves.clear()
+        budget = Budget(10**6, 400.0, clock=_ticking())
+        chosen = CANDIDATES["search"](
+            game.view(state, state.to_play), legal, budget, random.Random(1)
+        )
+        assert chosen.move in legal
+        if flat_moves:
+            assert chosen.move in flat_moves[-1]
+            assert set(map(repr, flat_moves[-1])) <= set(map(repr, legal))
+            left_to_flat += 1
+    assert left_to_flat  # some choice was close enough to leave to the flat search
+
+
+def _ticking() -> Callable[[], float]:
+    """A clock that moves one unit each time it is read."""
+    ticks = iter(range(10**6))
+    return lambda: float(next(ticks))
 
 
 def test_the_expert_stops_when_its_injected_clock_runs_out() -> None:
