@@ -4,6 +4,7 @@
     python -m benchmarks.arena --speed            # the expert's simulations a second
     python -m benchmarks.arena --last-rounds 600  # Scopa's last round: exact search vs sampling
     python -m benchmarks.arena --smoke            # tiny counts: checks that it all runs
+    python -m benchmarks.arena --rows scopa:search-pimc --budget-ms 12 --search STOP_Z=1.5
 
 A row ``SETUP:A-B`` plays ``--pairs`` pairs of matches to the game's target
 between player A (side 0 in the first match of a pair) and player B. Each pair
@@ -14,7 +15,8 @@ turn and B on the two others. Pairs run in parallel on ``--workers``
 processes (default: every core but one). A player's budget is CPU time
 (``time.process_time``), so a busy machine costs a player simulations, not
 moves; ``--simulations`` bounds the expert by a
-count instead, which makes a run reproducible.
+count instead, which makes a run reproducible. ``--search NAME=JSON`` sets one
+of the search candidate's constants or evaluation's fields for the run.
 
 Each row prints A's match win rate and A's points per hand minus B's (the
 mean of B's sides), each
