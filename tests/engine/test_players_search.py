@@ -17,7 +17,8 @@ from benchmarks.arena import last_rounds
 from mazzo.engine import get_game
 from mazzo.engine.events import HandScored
 from mazzo.engine.game import Move
-from mazzo.engine.players import Budget, endgame, fast_scopa, pimc
+from mazzo.engine.players import CANDIDATES, Budget, endgame, fast_scopa, pimc
+from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch, scopa_static
 from mazzo.engine.scopa import ScopaRules, ScopaState
 from mazzo.engine.scopa_rules import Variant
@@ -227,3 +228,22 @@ def test_the_baseline_needs_a_world_and_a_depth() -> None:
         pimc.player(worlds=0)
     with pytest.raises(ValueError, match="depth"):
         pimc.player(depth=0)
+
+
+@pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
+def test_each_game_gives_its_world_search_through_its_hooks(name: str, rules: Any) -> None:
+    """pimc and the candidate know no game by type: a game's hooks deal and
+    search its worlds, or say it has none (the candidate then plays the flat
+    search); every choice is legal either way."""
+    game = get_game(name)
+    bots = bots_of(name)
+    for state in positions(game, rules, seed=4, every=9):
+        view, legal = game.view(state, state.to_play), game.legal_moves(state)
+        if bots.searcher is not None:
+            assert bots.search_depth > 0
+            world = bots.searcher(view)(random.Random(1), Evaluation(), lambda _: True, 0)
+            assert len(world.root(legal, 2)) == len(legal)
+        chosen = CANDIDATES["search"](view, legal, Budget(3), random.Random(2))
+        assert chosen.move in legal
+        if bots.exact_endgame(view):
+            assert name == "scopa" and view.stock_size == 0 and len(view.hand_sizes) == 2
