@@ -524,6 +524,25 @@ def test_the_sweeps_row_gives_the_points_the_sweeps_made(server: Served) -> None
     assert any("(+" in cell for cell in cells)
 
 
+@pytest.mark.parametrize(
+    ("game", "rows"),
+    [
+        (("--game", "briscola", "--players", "3"), ["card points"]),
+        (("--game", "tressette", "--players", "4"), ["card points", "last trick", "napoletana"]),
+    ],
+)
+def test_each_hands_sheet_has_a_row_for_each_field_of_the_games_score(
+    server: Served, game: tuple[str, ...], rows: list[str]
+) -> None:
+    run = play(*game, "--bots", "random", "--target", "1", "--seed", "9", *FAST,
+               "--server", server.grpc_target)  # fmt: skip
+    assert_consistent_ending(run)
+    table = re.search(r"^Hand 1 scoring\n.*\n((?:  .*\n)+)Match: ", run.out, re.M)
+    assert table, run.out[-1500:]
+    labels = [line[2:18].strip() for line in table[1].splitlines()]
+    assert labels == [*rows, "hand total"]
+
+
 def test_lines_break_between_words_at_the_terminals_width(server: Served) -> None:
     game = ("--players", "2", "--bots", "random", "--target", "1", "--seed", "3")
     narrow = play(*game, "--server", server.grpc_target, columns=60)

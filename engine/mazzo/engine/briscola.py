@@ -25,29 +25,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from mazzo.engine import deal, options, packing
+from mazzo.engine import deal, options, packing, tricks
 from mazzo.engine.cards import BATONS, COINS, CUPS, DECK, RANK_OF, SUIT_OF, SWORDS, Card
-from mazzo.engine.errors import InvalidInput, Reason, Text
-from mazzo.engine.events import (
-    BriscolaSideScore,
-    CardDrawn,
-    CardPlayed,
-    Event,
-    TrickWon,
-    TrumpTurnedUp,
-)
+from mazzo.engine.errors import N_, Text
+from mazzo.engine.events import BriscolaSideScore, CardPlayed, Event, TrumpTurnedUp
 from mazzo.engine.game import (
-    MAX_HAND_NUMBER,
-    MAX_SCORE,
     Game,
     Move,
     Status,
     check_seat,
-    check_turn,
     close_hand,
-    hands_fit,
-    outside,
-    replace_at,
+    counters_out_of_range,
     status_of,
     unique_best,
 )
@@ -99,12 +87,11 @@ class BriscolaRules:
     face: Face = choice(Face.ITALIAN, "the deck whose names the views give the cards")
 
     def __post_init__(self) -> None:
-        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
-            raise InvalidInput(
-                Reason.INVALID_PLAYERS,
-                "Briscola is played by 2, 3 or 4 players, not {players}",
-                players=self.players,
-            )
+        options.check_players(
+            self.players,
+            PLAYER_COUNTS,
+            N_("Briscola is played by 2, 3 or 4 players, not {players}"),
+        )
         options.check(self)
 
     @property
@@ -154,19 +141,10 @@ class BriscolaState(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class BriscolaView:
-    """What one seat may see: docs/rules.md, Hidden information."""
+class BriscolaView(tricks.TrickView):
+    """What one seat may see: docs/rules.md, Hidden information. ``known``: by seat,
+    the turn-up, once drawn, until played; ``stock_size`` counts the turn-up."""
 
-    seat: int
-    side: int
-    hand: tuple[Card, ...]
-    trick: tuple[Card, ...]
-    leader: int
-    hand_sizes: tuple[int, ...]
-    stock_size: int  # the turn-up included
-    piles: tuple[tuple[Card, ...], ...]
-    known: tuple[tuple[Card, ...], ...]  # by seat: the turn-up, once drawn, until played
-    status: Status
     trump: Card  # the card turned up this hand
     turn_up: Card | None  # the turn-up while it lies under the stock
     removed: Card | None  # 3 players: the 2 out of the deck
@@ -188,25 +166,6 @@ class BriscolaView:
 # ---------------------------------------------------------------- starting
 
 
-def new_game(
-    rules: BriscolaRules,
-    *,
-    seed: int,
-    decks: Sequence[Sequence[Card]] = (),
-    first_dealer: int | None = None,
-    fresh: bool = False,
-) -> tuple[BriscolaState, list[Event]]:
-    """Shuffle (or take ``decks[0]``) and deal the first hand.
-
-    ``fresh``: as in :func:`mazzo.engine.scopa.new_game`; each draw from the stock and
-    each later deal take the entropy given to :func:`apply`.
-    """
-    dealer, rng_state, explicit = deal.checked_start(rules.players, seed, decks, first_dealer)
-    if fresh and explicit:
-        raise ValueError("explicit decks fix the deal: a game with them cannot be fresh")
-    return _start_hand(rules, dealer, 1, (0,) * rules.sides, rng_state, explicit, fresh)
-
-
 def _start_hand(
     rules: BriscolaRules,
     dealer: int,
@@ -216,35 +175,29 @@ def _start_hand(
     decks: tuple[tuple[Card, ...], ...],
     fresh: bool = False,
 ) -> tuple[BriscolaState, list[Event]]:
-    rng_state, deck, decks = deal.next_deck(rng_state, decks)
-    removed = rules.removed
-    if removed is not None:  # taken out wherever it lies; the others keep their order
-        deck = tuple(c for c in deck if c != removed)
-    hands, rest = deal.deal_round(deck, rules.players, dealer, HAND_SIZE)
-    turn_up, stock = rest[0], rest[1:]
-    if fresh:  # keep nothing that orders the cards still to come
-        stock, rng_state = deal.unordered(stock), 0
-    leader = (dealer + 1) % rules.players
+    dealt = tricks.deal_hand(
+        rules.players,
+        dealer,
+        HAND_SIZE,
+        rng_state,
+        decks,
+        fresh=fresh,
+        removed=rules.removed,
+        set_aside=1,  # the turn-up
+    )
+    (turn_up,) = dealt.set_aside
     state = BriscolaState(
-        rules=rules,
-        dealer=dealer,
-        hand_number=hand_number,
-        to_play=leader,
-        leader=leader,
-        hands=hands,
-        trick=(),
-        stock=stock,
+        **tricks.opening(rules, dealer, hand_number, scores, dealt, fresh),
         turn_up=turn_up,
         trump=turn_up,
-        piles=((),) * rules.sides,
-        scores=scores,
-        rng=rng_state,
-        decks=decks,
-        fresh_draws=fresh,
     )
-    events = deal.deal_events(hand_number, dealer, (), hands, state.stock_size)
+    events = deal.deal_events(hand_number, dealer, (), dealt.hands, state.stock_size)
     events.append(TrumpTurnedUp(turn_up))
     return state, events
+
+
+#: Shuffle (or take ``decks[0]``) and deal the first hand (mazzo.engine.deal.new_game_of).
+new_game = deal.new_game_of(_start_hand)
 
 
 # ---------------------------------------------------------------- moves
@@ -258,19 +211,12 @@ def legal_moves(state: BriscolaState) -> list[Move]:
     return [Move(seat, card) for card in state.hands[seat]]
 
 
+_CARD_ALONE = N_("a Briscola move is a card alone: no take, no lay")
+
+
 def resolve(state: BriscolaState, move: Move) -> Move:
     """Check ``move``; raise :class:`IllegalMove` (or :class:`InvalidInput`) if it is not legal."""
-    check_turn(
-        move,
-        players=state.rules.players,
-        to_play=state.to_play,
-        hand=state.hands[move.seat] if 0 <= move.seat < state.rules.players else (),
-        game_over=state.game_over,
-    )
-    if move.take or move.lay:
-        raise InvalidInput(
-            Reason.TAKE_NOT_ALLOWED, "a Briscola move is a card alone: no take, no lay"
-        )
+    tricks.check_card_alone(state, move, _CARD_ALONE)
     return move
 
 
@@ -284,27 +230,17 @@ def apply(
 
     ``entropy``: as in :func:`mazzo.engine.scopa.apply` (here a draw needs it too).
     """
-    move = resolve(state, move)
-    seat, players = move.seat, state.rules.players
-    events: list[Event] = [CardPlayed(seat, move.card)]
-    state = state._replace(
-        hands=replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != move.card)),
-        trick=(*state.trick, move.card),
-        to_play=(seat + 1) % players,
-    )
-    if len(state.trick) < players:
+    tricks.check_card_alone(state, move, _CARD_ALONE)  # resolve's checks, without its call
+    events: list[Event] = [CardPlayed(move.seat, move.card)]
+    state = tricks.play_card(state, move.seat, move.card)
+    if len(state.trick) < state.rules.players:
         return state, events
     return _finish_trick(state, events, entropy)
 
 
-def winning_index(trick: Sequence[Card], trump_suit: int) -> int:
-    """The position in ``trick`` (complete or not) of the card that takes it: the
-    highest trump, else the highest card of the suit led."""
-    suit = trump_suit if any(SUIT_OF[c] == trump_suit for c in trick) else SUIT_OF[trick[0]]
-    return max(
-        (i for i, c in enumerate(trick) if SUIT_OF[c] == suit),
-        key=lambda i: CARD_STRENGTH[trick[i]],
-    )
+#: ``winning_index(trick, trump_suit)``: the position in ``trick`` (complete or not)
+#: of the card that takes it, the highest trump, else the highest card of the suit led.
+winning_index = tricks.winning_index_by(CARD_STRENGTH)
 
 
 def trick_winner(leader: int, trick: Sequence[Card], trump_suit: int, players: int) -> int:
@@ -314,45 +250,20 @@ def trick_winner(leader: int, trick: Sequence[Card], trump_suit: int, players: i
 def _finish_trick(
     state: BriscolaState, events: list[Event], entropy: int | None
 ) -> tuple[BriscolaState, list[Event]]:
-    rules = state.rules
-    winner = trick_winner(state.leader, state.trick, SUIT_OF[state.trump], rules.players)
-    side = rules.side_of(winner)
-    events.append(TrickWon(winner, side, state.leader, state.trick))
-    state = state._replace(
-        piles=replace_at(state.piles, side, state.piles[side] + state.trick),
-        trick=(),
-        leader=winner,
-        to_play=winner,
+    winner = trick_winner(state.leader, state.trick, SUIT_OF[state.trump], state.rules.players)
+    # The stock's cards go to their drawers alone; the turn-up, drawn last, is seen by all.
+    state, over = tricks.finish_trick(
+        state,
+        winner,
+        events,
+        entropy,
+        draws=state.turn_up is not None,
+        private=True,
+        under="turn_up",
     )
-    if state.turn_up is not None:
-        if state.fresh_draws:  # the cards drawn now are chosen now
-            state = state._replace(stock=deal.fresh_order(state.stock, entropy))
-        state = _draw(state, winner, events)
-        if state.fresh_draws:
-            state = state._replace(stock=deal.unordered(state.stock))
-    if any(state.hands):
+    if not over:
         return state, events
-    if state.fresh_draws:  # the next hand, if any, is shuffled with this move's entropy
-        state = state._replace(rng=deal.required_entropy(entropy))
     return close_hand(state, score_hand(state.piles), events, _start_hand)
-
-
-def _draw(state: BriscolaState, winner: int, events: list[Event]) -> BriscolaState:
-    """Every seat draws one card, the winner first: the stock's top card, shown to
-    the drawer alone, or last of all the turn-up, shown to everyone."""
-    players = state.rules.players
-    stock, turn_up, hands = state.stock, state.turn_up, list(state.hands)
-    for k in range(players):
-        seat = (winner + k) % players
-        if stock:
-            card, stock = stock[0], stock[1:]
-            events.append(CardDrawn(seat, card, True))
-        else:  # the stock always runs out at the end of a round: the turn-up is last
-            assert turn_up is not None, "the stock ran out inside a round of draws"
-            card, turn_up = turn_up, None
-            events.append(CardDrawn(seat, card))
-        hands[seat] = (*hands[seat], card)
-    return state._replace(stock=stock, turn_up=turn_up, hands=tuple(hands))
 
 
 # ---------------------------------------------------------------- scoring
@@ -402,16 +313,14 @@ def view(state: BriscolaState, seat: int) -> BriscolaView:
     check_seat(seat, state.rules.players)
     rules = state.rules
     return BriscolaView(
-        seat=seat,
-        side=rules.side_of(seat),
-        hand=state.hands[seat],
-        trick=state.trick,
-        leader=state.leader,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        stock_size=state.stock_size,
-        piles=state.piles,
-        known=known_cards(state, seat),
-        status=status(state),
+        *tricks.public_part(
+            state,
+            seat,
+            hand=state.hands[seat],
+            stock_size=state.stock_size,
+            known=known_cards(state, seat),
+            status=status(state),
+        ),
         trump=state.trump,
         turn_up=state.turn_up,
         removed=rules.removed,
@@ -450,7 +359,7 @@ def encode(state: BriscolaState) -> bytes:
         )
     )
     out.append(state.trump)
-    out += b"".join(score.to_bytes(4, "big") for score in state.scores)
+    packing.write_scores(out, state.scores)
     packing.write_zones(out, (*state.hands, state.trick, state.stock, *state.piles))
     packing.write_decks(out, state.decks)
     return bytes(out)
@@ -472,12 +381,7 @@ def _decode(data: memoryview) -> BriscolaState:
     pos = _HEADER.size
     trump = DECK[data[pos]]
     pos += 1
-    if len(data) < pos + 4 * rules.sides:
-        raise ValueError("the scores are cut short")
-    scores = tuple(
-        int.from_bytes(data[pos + 4 * k : pos + 4 * k + 4], "big") for k in range(rules.sides)
-    )
-    pos += 4 * rules.sides
+    scores, pos = packing.read_scores(data, pos, rules.sides)
     zones, pos = packing.read_zones(data, pos, players + 2 + rules.sides)
     decks = packing.read_decks(data, pos)
     return BriscolaState(
@@ -503,11 +407,7 @@ def _decode(data: memoryview) -> BriscolaState:
 def _inconsistencies(state: BriscolaState) -> list[Text]:
     """What makes the state one no game can reach."""
     rules = state.rules
-    players = rules.players
-    problems = [
-        *outside("score", state.scores, 0, MAX_SCORE),
-        *outside("hand number", (state.hand_number,), 1, MAX_HAND_NUMBER),
-    ]
+    problems = counters_out_of_range(state)
     turn_up = () if state.turn_up is None else (state.turn_up,)
     cards = [
         c for zone in (*state.hands, state.trick, state.stock, turn_up, *state.piles) for c in zone
@@ -519,30 +419,12 @@ def _inconsistencies(state: BriscolaState) -> list[Text]:
         problems.append(Text("the turn-up is not the trump card"))
     if state.turn_up is None and state.stock:
         problems.append(Text("a stock without its turn-up"))
-    if state.stock_size % players:
+    if state.stock_size % rules.players:
         problems.append(Text("a stock that does not end at a round of draws"))
-    if not (0 <= state.dealer < players and 0 <= state.leader < players):
-        problems.append(Text("seat out of range"))
-    if state.winner is not None and not 0 <= state.winner < rules.sides:
-        problems.append(Text("winner out of range"))
-    if len(state.trick) >= players or state.to_play != (state.leader + len(state.trick)) % players:
-        problems.append(Text("the trick does not fit the turn"))
-    elif not _hands_fit_trick(state):
-        problems.append(Text("hand sizes do not fit the trick"))
+    problems += tricks.seats_out_of_range(state)
+    # While the stock lasts, the seat to play holds a full hand.
+    problems += tricks.trick_misfits(state, stock_full_hand=HAND_SIZE)
     return problems
-
-
-def _hands_fit_trick(state: BriscolaState) -> bool:
-    """Seats that played to the trick in progress hold one card fewer; at the end,
-    none; while the stock lasts, the others hold three."""
-    if state.game_over:
-        return not any(state.hands) and not state.trick
-    players = state.rules.players
-    played = {(state.leader + k) % players for k in range(len(state.trick))}
-    full = len(state.hands[state.to_play])
-    return hands_fit(state.hands, state.to_play, played) and (
-        not state.stock_size or full == HAND_SIZE
-    )
 
 
 # ---------------------------------------------------------------- the registry entry

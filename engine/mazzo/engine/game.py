@@ -250,6 +250,16 @@ def outside(name: str, values: Sequence[int], low: int, high: int) -> list[Text]
         return []
     return [Text("{name} out of range ({low}..{high})", name=name, low=low, high=high)]
 
+
+def counters_out_of_range(state: Any) -> list[Text]:
+    """A decoded state's scores and hand number within what a game can reach (any
+    game's state: a named tuple with ``scores`` and ``hand_number``)."""
+    return [
+        *outside("score", state.scores, 0, MAX_SCORE),
+        *outside("hand number", (state.hand_number,), 1, MAX_HAND_NUMBER),
+    ]
+
+
 def check_turn(
     move: Move, *, players: int, to_play: int, hand: Sequence[Card], game_over: bool
 ) -> None:

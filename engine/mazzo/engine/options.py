@@ -125,6 +125,13 @@ def bool_fields(rules: type) -> tuple[str, ...]:
     return tuple(f.name for f, declared in _declared(rules) if declared.type == "bool")
 
 
+def check_players(players: object, counts: tuple[int, ...], refusal: str) -> None:
+    """The player count of a game's rules is one the game is played by; else
+    ``INVALID_PLAYERS`` with the game's own ``refusal`` template (``{players}``)."""
+    if type(players) is not int or players not in counts:
+        raise InvalidInput(Reason.INVALID_PLAYERS, refusal, players=players)
+
+
 def check(rules: object) -> None:
     """Check every option of ``rules`` (a rules dataclass, just made) against its
     declaration; an enum given as its text becomes the member. Refuses a bad value

@@ -25,6 +25,38 @@ def write_zones(out: bytearray, zones: Iterable[tuple[Card, ...]]) -> None:
     out += bytes(flat)
 
 
+#: A side's game score and one more counter of its (Scopa's sweeps, Tressette's napoletana).
+_SIDE = struct.Struct(">IB")
+_SCORE = struct.Struct(">I")
+
+
+def write_sides(out: bytearray, scores: Sequence[int], counters: Sequence[int]) -> None:
+    for score, counter in zip(scores, counters, strict=True):
+        out += _SIDE.pack(score, counter)
+
+
+def read_sides(
+    data: memoryview, pos: int, sides: int
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """:func:`write_sides`' scores and counters; the position after them."""
+    pairs = [_SIDE.unpack_from(data, pos + _SIDE.size * k) for k in range(sides)]
+    scores = tuple(score for score, _ in pairs)
+    return scores, tuple(counter for _, counter in pairs), pos + _SIDE.size * sides
+
+
+def write_scores(out: bytearray, scores: Sequence[int]) -> None:
+    for score in scores:
+        out += _SCORE.pack(score)
+
+
+def read_scores(data: memoryview, pos: int, sides: int) -> tuple[tuple[int, ...], int]:
+    """:func:`write_scores`' scores; the position after them."""
+    if len(data) < pos + _SCORE.size * sides:
+        raise ValueError("the scores are cut short")
+    scores = tuple(_SCORE.unpack_from(data, pos + _SCORE.size * k)[0] for k in range(sides))
+    return scores, pos + _SCORE.size * sides
+
+
 def write_decks(out: bytearray, decks: tuple[tuple[Card, ...], ...]) -> None:
     out.append(len(decks))
     for deck in decks:

@@ -32,8 +32,6 @@ from mazzo.engine.events import (
     Redeal,
 )
 from mazzo.engine.game import (
-    MAX_HAND_NUMBER,
-    MAX_SCORE,
     Game,
     IllegalMove,
     Move,
@@ -41,6 +39,7 @@ from mazzo.engine.game import (
     check_seat,
     check_turn,
     close_hand,
+    counters_out_of_range,
     hands_fit,
     outside,
     replace_at,
@@ -161,25 +160,6 @@ class ScopaView:
 # ---------------------------------------------------------------- starting
 
 
-def new_game(
-    rules: ScopaRules,
-    *,
-    seed: int,
-    decks: Sequence[Sequence[Card]] = (),
-    first_dealer: int | None = None,
-    fresh: bool = False,
-) -> tuple[ScopaState, list[Event]]:
-    """Shuffle (or take ``decks[0]``) and deal the first hand.
-
-    ``fresh``: ``seed`` is fresh randomness for this deal only; later deals take
-    the entropy given to :func:`apply`, so the state fixes no card still to come.
-    """
-    dealer, rng_state, explicit = deal.checked_start(rules.players, seed, decks, first_dealer)
-    if fresh and explicit:
-        raise ValueError("explicit decks fix the deal: a game with them cannot be fresh")
-    return _start_hand(rules, dealer, 1, (0,) * rules.sides, rng_state, explicit, fresh)
-
-
 def _void_table(rules: ScopaRules, table: tuple[Card, ...]) -> bool:
     """A first table the rules send back: three or four kings, or (Cirulla) two aces."""
     ranks = [RANK_OF[c] for c in table]
@@ -235,6 +215,10 @@ def _start_hand(
             last_capture_side=side,
         )
     return state, events
+
+
+#: Shuffle (or take ``decks[0]``) and deal the first hand (mazzo.engine.deal.new_game_of).
+new_game = deal.new_game_of(_start_hand)
 
 
 def first_table_sweeps(bonus: TableBonus, table: tuple[Card, ...], matta_wild: bool = False) -> int:
@@ -717,7 +701,6 @@ _NONE = 0xFF
 #: format, players, target, then the rules' enums, bool switches and re bello card.
 _RULES = struct.Struct(">BBHBBBBBBBHB")
 _PLAY = struct.Struct(">BIBBBQB")
-_SIDE = struct.Struct(">IB")
 _ENUMS = tuple((name, tuple(kind)) for name, kind in ENUM_FIELDS.items())
 #: Each flag's bit is set when the switch differs from its value in the tokens
 #: written before it existed (bit clear): compulsory_capture was always on.
@@ -772,8 +755,7 @@ def encode(state: ScopaState) -> bytes:
         state.rng,
         state.fresh_draws,
     )
-    for score, sweeps in zip(state.scores, state.sweeps, strict=True):
-        out += _SIDE.pack(score, sweeps)
+    packing.write_sides(out, state.scores, state.sweeps)
     out.append(len(state.declared))
     out += bytes(state.declared)
     packing.write_zones(out, (*state.hands, state.table, state.stock, *state.piles, state.revealed))
@@ -794,12 +776,7 @@ def _decode(data: memoryview) -> ScopaState:
     if fresh > 1:
         raise ValueError("the fresh-draws flag is neither 0 nor 1")
     pos = _RULES.size + _PLAY.size
-    scores, sweeps = [], []
-    for _ in range(rules.sides):
-        score, sweep = _SIDE.unpack_from(data, pos)
-        scores.append(score)
-        sweeps.append(sweep)
-        pos += _SIDE.size
+    scores, sweeps, pos = packing.read_sides(data, pos, rules.sides)
     declared = tuple(data[pos + 1 : pos + 1 + data[pos]])
     if len(declared) not in (0, rules.sides):
         raise ValueError("declarations do not match the sides")
@@ -818,9 +795,9 @@ def _decode(data: memoryview) -> ScopaState:
         table=zones[players],
         stock=zones[players + 1],
         piles=tuple(zones[players + 2 : players + 2 + rules.sides]),
-        sweeps=tuple(sweeps),
+        sweeps=sweeps,
         last_capture_side=None if last == _NONE else last,
-        scores=tuple(scores),
+        scores=scores,
         rng=rng_state,
         decks=decks,
         winner=None if winner == _NONE else winner,
@@ -836,8 +813,7 @@ def _out_of_range(state: ScopaState) -> list[Text]:
     # A declaration shows three cards just dealt: at most 13 of them in a hand.
     declarations = DECK_SIZE // 3
     return [
-        *outside("score", state.scores, 0, MAX_SCORE),
-        *outside("hand number", (state.hand_number,), 1, MAX_HAND_NUMBER),
+        *counters_out_of_range(state),
         *outside("sweeps", state.sweeps, 0, DECK_SIZE),
         *outside("declaration points", state.declared, 0, DECINO_POINTS * declarations),
     ]

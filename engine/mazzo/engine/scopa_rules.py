@@ -16,7 +16,7 @@ from typing import Any
 
 from mazzo.engine import options
 from mazzo.engine.cards import SETTEBELLO, Card
-from mazzo.engine.errors import InvalidInput, Reason
+from mazzo.engine.errors import N_, InvalidInput, Reason
 from mazzo.engine.options import card, choice, number, switch
 
 PLAYER_COUNTS = (2, 3, 4, 6)
@@ -140,12 +140,11 @@ class ScopaRules:
     _hash: int = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
-            raise InvalidInput(
-                Reason.INVALID_PLAYERS,
-                "Scopa is played by 2, 3, 4 or 6 players, not {players}",
-                players=self.players,
-            )
+        options.check_players(
+            self.players,
+            PLAYER_COUNTS,
+            N_("Scopa is played by 2, 3, 4 or 6 players, not {players}"),
+        )
         options.check(self)
         _check_combination(self)
         key = (self.capture, self.ace_takes_all, self.fewest_cards)

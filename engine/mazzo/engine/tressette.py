@@ -18,28 +18,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from mazzo.engine import deal, options, packing
+from mazzo.engine import deal, options, packing, tricks
 from mazzo.engine.cards import DECK, DECK_SIZE, RANK_OF, SUIT_OF, SUITS, Card
-from mazzo.engine.errors import N_, InvalidInput, Listing, Reason, Text
-from mazzo.engine.events import (
-    CardDrawn,
-    CardPlayed,
-    Event,
-    NapoletanaDeclared,
-    TressetteSideScore,
-    TrickWon,
-)
+from mazzo.engine.errors import N_, Listing, Reason, Text
+from mazzo.engine.events import CardPlayed, Event, NapoletanaDeclared, TressetteSideScore
 from mazzo.engine.game import (
-    MAX_HAND_NUMBER,
-    MAX_SCORE,
     Game,
     IllegalMove,
     Move,
     Status,
     check_seat,
-    check_turn,
     close_hand,
-    hands_fit,
+    counters_out_of_range,
     outside,
     replace_at,
     status_of,
@@ -77,12 +67,9 @@ class TressetteRules:
     napoletana: bool = switch(False, "3 points for holding the 3, 2 and ace of a suit")
 
     def __post_init__(self) -> None:
-        if type(self.players) is not int or self.players not in PLAYER_COUNTS:
-            raise InvalidInput(
-                Reason.INVALID_PLAYERS,
-                "Tressette is played by 2 or 4 players, not {players}",
-                players=self.players,
-            )
+        options.check_players(
+            self.players, PLAYER_COUNTS, N_("Tressette is played by 2 or 4 players, not {players}")
+        )
         options.check(self)
 
     @property
@@ -134,19 +121,10 @@ class TressetteState(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class TressetteView:
-    """What one seat may see: docs/rules.md, Hidden information."""
+class TressetteView(tricks.TrickView):
+    """What one seat may see: docs/rules.md, Hidden information. ``known``: by seat,
+    the other seats' cards this seat knows."""
 
-    seat: int
-    side: int
-    hand: tuple[Card, ...]
-    trick: tuple[Card, ...]
-    leader: int
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    piles: tuple[tuple[Card, ...], ...]
-    known: tuple[tuple[Card, ...], ...]  # by seat: other seats' cards this seat knows
-    status: Status
     # Public facts a player reasons with (mazzo.engine.players): the rules, and the
     # napoletane declared aloud (suit bits by seat, points by side).
     rules: TressetteRules | None = None
@@ -167,25 +145,6 @@ class TressetteView:
 # ---------------------------------------------------------------- starting
 
 
-def new_game(
-    rules: TressetteRules,
-    *,
-    seed: int,
-    decks: Sequence[Sequence[Card]] = (),
-    first_dealer: int | None = None,
-    fresh: bool = False,
-) -> tuple[TressetteState, list[Event]]:
-    """Shuffle (or take ``decks[0]``) and deal the first hand.
-
-    ``fresh``: as in :func:`mazzo.engine.scopa.new_game`; each draw from the stock and
-    each later deal take the entropy given to :func:`apply`.
-    """
-    dealer, rng_state, explicit = deal.checked_start(rules.players, seed, decks, first_dealer)
-    if fresh and explicit:
-        raise ValueError("explicit decks fix the deal: a game with them cannot be fresh")
-    return _start_hand(rules, dealer, 1, (0, 0), rng_state, explicit, fresh)
-
-
 def _start_hand(
     rules: TressetteRules,
     dealer: int,
@@ -195,30 +154,18 @@ def _start_hand(
     decks: tuple[tuple[Card, ...], ...],
     fresh: bool = False,
 ) -> tuple[TressetteState, list[Event]]:
-    rng_state, deck, decks = deal.next_deck(rng_state, decks)
-    hands, stock = deal.deal_round(deck, rules.players, dealer, HAND_SIZE)
-    if fresh:  # keep nothing that orders the cards still to come
-        stock, rng_state = deal.unordered(stock), 0
-    leader = (dealer + 1) % rules.players
+    dealt = tricks.deal_hand(rules.players, dealer, HAND_SIZE, rng_state, decks, fresh=fresh)
     state = TressetteState(
-        rules=rules,
-        dealer=dealer,
-        hand_number=hand_number,
-        to_play=leader,
-        leader=leader,
-        hands=hands,
-        trick=(),
-        stock=stock,
-        piles=((), ()),
+        **tricks.opening(rules, dealer, hand_number, scores, dealt, fresh),
         revealed=((),) * rules.players,
         declared=(0,) * rules.players,
         napoletana=(0, 0),
-        scores=scores,
-        rng=rng_state,
-        decks=decks,
-        fresh_draws=fresh,
     )
-    return state, deal.deal_events(hand_number, dealer, (), hands, len(stock))
+    return state, deal.deal_events(hand_number, dealer, (), dealt.hands, len(dealt.stock))
+
+
+#: Shuffle (or take ``decks[0]``) and deal the first hand (mazzo.engine.deal.new_game_of).
+new_game = deal.new_game_of(_start_hand)
 
 
 # ---------------------------------------------------------------- moves
@@ -242,17 +189,7 @@ def legal_moves(state: TressetteState) -> list[Move]:
 
 def resolve(state: TressetteState, move: Move) -> Move:
     """Check ``move``; raise :class:`IllegalMove` (or :class:`InvalidInput`) if it is not legal."""
-    check_turn(
-        move,
-        players=state.rules.players,
-        to_play=state.to_play,
-        hand=state.hands[move.seat] if 0 <= move.seat < state.rules.players else (),
-        game_over=state.game_over,
-    )
-    if move.take or move.lay:
-        raise InvalidInput(
-            Reason.TAKE_NOT_ALLOWED, "a Tressette move is a card alone: no take, no lay"
-        )
+    tricks.check_card_alone(state, move, N_("a Tressette move is a card alone: no take, no lay"))
     followers = playable(state.hands[move.seat], state.trick)
     if move.card not in followers:  # it is in the hand: the hand holds the led suit
         led = SUITS[state.trick[0].suit]
@@ -280,23 +217,19 @@ def apply(
     ``entropy``: as in :func:`mazzo.engine.scopa.apply` (here a draw needs it too).
     """
     move = resolve(state, move)
-    seat, players = move.seat, state.rules.players
+    seat = move.seat
     events: list[Event] = []
     if state.first_trick and state.rules.napoletana:
         # Declared when the player plays their first card of the hand.
         state = _declare(state, seat, state.hands[seat], events)
-    hands = replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != move.card))
-    revealed = replace_at(
-        state.revealed, seat, tuple(c for c in state.revealed[seat] if c != move.card)
-    )
     events.append(CardPlayed(seat, move.card))
-    state = state._replace(
-        hands=hands,
-        revealed=revealed,
-        trick=(*state.trick, move.card),
-        to_play=(seat + 1) % players,
-    )
-    if len(state.trick) < players:
+    shown = state.revealed[seat]
+    if move.card in shown:  # a card everyone has seen leaves the hand: no longer shown
+        revealed = replace_at(state.revealed, seat, tuple(c for c in shown if c != move.card))
+        state = tricks.play_card(state, seat, move.card, revealed=revealed)
+    else:
+        state = tricks.play_card(state, seat, move.card)
+    if len(state.trick) < state.rules.players:
         return state, events
     return _finish_trick(state, events, entropy)
 
@@ -306,56 +239,39 @@ def trick_winner(leader: int, trick: Sequence[Card], players: int) -> int:
     return (leader + winning_index(trick)) % players
 
 
-def winning_index(trick: Sequence[Card]) -> int:
-    """The position in ``trick`` (complete or not) of the strongest card of the led suit."""
-    led = SUIT_OF[trick[0]]
-    return max(
-        (i for i, c in enumerate(trick) if SUIT_OF[c] == led), key=lambda i: CARD_STRENGTH[trick[i]]
-    )
+#: ``winning_index(trick)``: the position in ``trick`` (complete or not) of the
+#: strongest card of the led suit (no trumps).
+winning_index = tricks.winning_index_by(CARD_STRENGTH)
 
 
 def _finish_trick(
     state: TressetteState, events: list[Event], entropy: int | None
 ) -> tuple[TressetteState, list[Event]]:
-    rules = state.rules
-    winner = trick_winner(state.leader, state.trick, rules.players)
-    side = rules.side_of(winner)
-    events.append(TrickWon(winner, side, state.leader, state.trick))
-    state = state._replace(
-        piles=replace_at(state.piles, side, state.piles[side] + state.trick),
-        trick=(),
-        leader=winner,
-        to_play=winner,
+    winner = trick_winner(state.leader, state.trick, state.rules.players)
+    declare = _declare_drawn if state.rules.napoletana else None
+    # Two players: both draws are shown.
+    state, over = tricks.finish_trick(
+        state,
+        winner,
+        events,
+        entropy,
+        draws=bool(state.stock),
+        reveal=True,
+        on_draw=declare,
     )
-    if state.stock:
-        if state.fresh_draws:  # the cards drawn now are chosen now
-            state = state._replace(stock=deal.fresh_order(state.stock, entropy))
-        state = _draw(state, winner, events)
-        if state.fresh_draws:
-            state = state._replace(stock=deal.unordered(state.stock))
-    if any(state.hands):
-        return state, events
-    if state.fresh_draws:  # the next hand, if any, is shuffled with this move's entropy
-        state = state._replace(rng=deal.required_entropy(entropy))
-    return _end_hand(state, side, events)
-
-
-def _draw(state: TressetteState, winner: int, events: list[Event]) -> TressetteState:
-    """Two players: the winner draws the top card, then the other; both are shown."""
-    for seat in (winner, 1 - winner):
-        card, stock = state.stock[0], state.stock[1:]
-        events.append(CardDrawn(seat, card))
-        state = state._replace(
-            stock=stock,
-            hands=replace_at(state.hands, seat, (*state.hands[seat], card)),
-            revealed=replace_at(state.revealed, seat, (*state.revealed[seat], card)),
-        )
-        if state.rules.napoletana:
-            state = _declare(state, seat, (card,), events)
-    if not state.stock:
+    if over:
+        return _end_hand(state, state.rules.side_of(winner), events)
+    if state.rules.with_stock and not state.stock and any(state.revealed):
         # The stock is gone: every card is known now; nothing needs to be marked shown.
         state = state._replace(revealed=((),) * len(state.hands))
-    return state
+    return state, events
+
+
+def _declare_drawn(
+    state: TressetteState, seat: int, card: Card, events: list[Event]
+) -> TressetteState:
+    """A drawn card may complete a napoletana of the drawer's."""
+    return _declare(state, seat, (card,), events)
 
 
 def _declare(
@@ -449,16 +365,14 @@ def in_hand_order(hand: Sequence[Card]) -> tuple[Card, ...]:
 def view(state: TressetteState, seat: int) -> TressetteView:
     check_seat(seat, state.rules.players)
     return TressetteView(
-        seat=seat,
-        side=state.rules.side_of(seat),
-        hand=in_hand_order(state.hands[seat]),
-        trick=state.trick,
-        leader=state.leader,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        stock_size=len(state.stock),
-        piles=state.piles,
-        known=known_cards(state, seat),
-        status=status(state),
+        *tricks.public_part(
+            state,
+            seat,
+            hand=in_hand_order(state.hands[seat]),
+            stock_size=len(state.stock),
+            known=known_cards(state, seat),
+            status=status(state),
+        ),
         rules=state.rules,
         napoletana_suits=state.declared,
         napoletana=state.napoletana,
@@ -470,7 +384,6 @@ def view(state: TressetteState, seat: int) -> TressetteView:
 _FORMAT = 1
 _NONE = 0xFF
 _HEADER = struct.Struct(">BBHBBIBBBQ")
-_SIDE = struct.Struct(">IB")
 
 
 def encode(state: TressetteState) -> bytes:
@@ -490,8 +403,7 @@ def encode(state: TressetteState) -> bytes:
             state.rng,
         )
     )
-    for score, napoletana in zip(state.scores, state.napoletana, strict=True):
-        out += _SIDE.pack(score, napoletana)
+    packing.write_sides(out, state.scores, state.napoletana)
     out += bytes(state.declared)
     packing.write_zones(
         out, (*state.hands, state.trick, state.stock, *state.piles, *state.revealed)
@@ -515,12 +427,7 @@ def _decode(data: memoryview) -> TressetteState:
         raise ValueError(f"unknown option bits {flags:#x}")
     rules = TressetteRules(players, target, bool(flags & 1))
     pos = _HEADER.size
-    scores, napoletana = [], []
-    for _ in range(rules.sides):
-        score, points = _SIDE.unpack_from(data, pos)
-        scores.append(score)
-        napoletana.append(points)
-        pos += _SIDE.size
+    scores, napoletana, pos = packing.read_sides(data, pos, rules.sides)
     declared = tuple(data[pos : pos + players])
     pos += players
     zones, pos = packing.read_zones(data, pos, players + 2 + rules.sides + players)
@@ -537,8 +444,8 @@ def _decode(data: memoryview) -> TressetteState:
         piles=tuple(zones[players + 2 : players + 4]),
         revealed=tuple(zones[players + 4 :]),
         declared=declared,
-        napoletana=tuple(napoletana),
-        scores=tuple(scores),
+        napoletana=napoletana,
+        scores=scores,
         rng=rng_state,
         decks=decks,
         winner=None if winner == _NONE else winner,
@@ -550,8 +457,7 @@ def _out_of_range(state: TressetteState) -> list[Text]:
     """Every counter of a decoded state within what a game can reach (seats are checked
     below, cards by the 40-card check)."""
     return [
-        *outside("score", state.scores, 0, MAX_SCORE),
-        *outside("hand number", (state.hand_number,), 1, MAX_HAND_NUMBER),
+        *counters_out_of_range(state),
         # One napoletana per suit at most, bit s for suit s.
         *outside("napoletana points", state.napoletana, 0, NAPOLETANA_POINTS * len(SUITS)),
         *outside("declared suits", state.declared, 0, (1 << len(SUITS)) - 1),
@@ -560,35 +466,19 @@ def _out_of_range(state: TressetteState) -> list[Text]:
 
 def _inconsistencies(state: TressetteState) -> list[Text]:
     """What makes the state one no game can reach."""
-    players = state.rules.players
     problems = _out_of_range(state)
     cards = [c for zone in (*state.hands, state.trick, state.stock, *state.piles) for c in zone]
     if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
         problems.append(Text("the 40 cards are not there once each"))
-    if not (0 <= state.dealer < players and 0 <= state.leader < players):
-        problems.append(Text("seat out of range"))
-    if state.winner is not None and state.winner not in (0, 1):
-        problems.append(Text("winner out of range"))
+    problems += tricks.seats_out_of_range(state)
     if any(
         not set(shown) <= set(hand) for shown, hand in zip(state.revealed, state.hands, strict=True)
     ):
         problems.append(Text("a shown card is not in its hand"))
     if state.stock and not state.rules.with_stock:
         problems.append(Text("a stock with four players"))
-    if len(state.trick) >= players or state.to_play != (state.leader + len(state.trick)) % players:
-        problems.append(Text("the trick does not fit the turn"))
-    elif not _hands_fit_trick(state):
-        problems.append(Text("hand sizes do not fit the trick"))
+    problems += tricks.trick_misfits(state)
     return problems
-
-
-def _hands_fit_trick(state: TressetteState) -> bool:
-    """Seats that played to the trick in progress hold one card fewer; at the end, none."""
-    if state.game_over:
-        return not any(state.hands) and not state.trick
-    players = state.rules.players
-    played = {(state.leader + k) % players for k in range(len(state.trick))}
-    return hands_fit(state.hands, state.to_play, played)
 
 
 # ---------------------------------------------------------------- the registry entry

@@ -7,10 +7,10 @@ import os
 import secrets
 import shutil
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client.client import MazzoClient
@@ -23,8 +23,13 @@ from mazzo_client.play.session import Console, Session, Settings
 from mazzo_client.play.text import Names, Seating
 
 LEVELS = ("random", "greedy", "expert")
+#: The on/off options --NAME sets, by their field name in a game's options message
+#: (any game whose message has the field takes it), with the help's words.
+SWITCHES = (
+    ("napola", "Scopa", "score the napola"),
+    ("napoletana", "Tressette", "score the napoletana"),
+)
 FACES = ("italian", "french", "spanish")
-VARIANT_PREFIX = "SCOPA_VARIANT_"
 CALL_TIMEOUT = 60.0
 
 
@@ -45,15 +50,18 @@ def parser() -> argparse.ArgumentParser:
         "--list", action="store_true", help="list the games, variants, faces and levels"
     )
     play.add_argument(
-        "--game", default="scopa", help="a game of the catalog, or a Scopa variant (default scopa)"
+        "--game",
+        help="a game of the catalog, or one of its variants (default: the catalog's first, scopa)",
     )
     play.add_argument(
-        "--variant", help="a Scopa variant, e.g. escoba, cirulla, scopone-scientifico"
+        "--variant", help="a variant of the game, e.g. Scopa's escoba, cirulla, scopone-scientifico"
     )
     play.add_argument("--players", type=int, help="players (default: the variant's usual number)")
-    play.add_argument("--target", type=int, help="points to win (default: the variant's)")
-    play.add_argument("--napola", action="store_true", help="Scopa: score the napola")
-    play.add_argument("--napoletana", action="store_true", help="Tressette: score the napoletana")
+    play.add_argument(
+        "--target", type=int, help="points (in Briscola hands) to win (default: the variant's)"
+    )
+    for switch, game, what in SWITCHES:
+        play.add_argument(f"--{switch}", action="store_true", help=f"{game}: {what}")
     play.add_argument("--face", choices=FACES, help="the deck whose card names are shown")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument(
@@ -166,17 +174,34 @@ def short_name(enum_name: str, prefix: str) -> str:
     return enum_name.removeprefix(prefix).lower().replace("_", "-")
 
 
+def options_fields(game_name: str) -> Mapping[str, Any]:
+    """The fields (FieldDescriptors by name) of a game's options message: the
+    NewGameRequest field the catalog names the game by. None for a game this
+    client's API does not know."""
+    field = pb.NewGameRequest.DESCRIPTOR.fields_by_name.get(game_name)
+    if field is None or field.message_type is None:
+        return {}
+    return field.message_type.fields_by_name
+
+
+def variants_of(game: pb.GameInfo) -> dict[str, pb.VariantInfo]:
+    """A game's variants by the name --variant takes: the catalog's, for a game
+    whose options message has a ``variant`` enum field."""
+    field = options_fields(game.name).get("variant")
+    if field is None or field.enum_type is None:
+        return {}
+    prefix = record.enum_prefix(field.enum_type)
+    return {short_name(v.name, prefix): v for v in game.variants}
+
+
 def listing(catalog: pb.GetCatalogResponse) -> list[str]:
     lines = ["Games (--game NAME, --variant NAME, --players N):"]
     for game in catalog.games:
         counts = ", ".join(str(n) for n in game.player_counts)
         lines.append(f"  {game.name:<10} {game.title}, {counts} players")
-        for variant in game.variants:
+        for name, variant in variants_of(game).items():
             counts = ", ".join(str(n) for n in variant.player_counts)
-            lines.append(
-                f"    --variant {short_name(variant.name, VARIANT_PREFIX):<22} "
-                f"{variant.title} ({counts} players)"
-            )
+            lines.append(f"    --variant {name:<22} {variant.title} ({counts} players)")
     faces = sorted({short_name(f.name, "FACE_") for g in catalog.games for f in g.faces})
     lines.append(f"Deck faces (--face): {', '.join(faces)}")
     lines.append(f"Bot levels (--bots): {', '.join(LEVELS)}")
@@ -196,7 +221,7 @@ def settings_from(
     return Settings(
         request=request,
         seating=seating,
-        primiera_rule=_primiera_rule(request, catalog),
+        primiera_rule=option_value(request, catalog, "primiera"),
         hint=args.hint,
         think_ms=args.think,
         simulations=args.simulations,
@@ -206,64 +231,72 @@ def settings_from(
 
 
 def new_game_request(args: argparse.Namespace, catalog: pb.GetCatalogResponse) -> pb.NewGameRequest:
-    games = {game.name: game for game in catalog.games}
-    game_name, variant_name = args.game.lower(), args.variant
-    scopa_variants = (
-        {short_name(v.name, VARIANT_PREFIX): v for v in games["scopa"].variants}
-        if "scopa" in games
-        else {}
-    )
-    if game_name not in games and game_name.replace("_", "-") in scopa_variants:
-        game_name, variant_name = "scopa", variant_name or game_name
-    if game_name not in games:
-        raise UsageError(
-            f"no game {args.game!r}: choose from {', '.join([*games, *scopa_variants])}"
-        )
-    game = games[game_name]
+    """The NewGame request the options make: the game's options message, each
+    option set through its field of that name."""
+    game, variant = _game_and_variant(args, catalog)
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     request = pb.NewGameRequest(seed=seed)
-    counts = list(game.player_counts)
-    default_players = counts[0]
-    if game_name == "scopa":
-        options = pb.ScopaOptions(napola=args.napola)
-        if variant_name:
-            key = variant_name.lower().replace("_", "-").replace(" ", "-")
-            if key not in scopa_variants:
-                raise UsageError(
-                    f"no variant {variant_name!r}: choose from {', '.join(scopa_variants)}"
-                )
-            variant = scopa_variants[key]
-            options.variant = pb.ScopaVariant.Value(variant.name)  # type: ignore[assignment]
-            counts, default_players = list(variant.player_counts), variant.default_players
-        if args.face:
-            options.face = pb.Face.Value(f"FACE_{args.face.upper()}")  # type: ignore[assignment]
-        if args.target is not None:
-            options.target = args.target
-        request.scopa.CopyFrom(options)
-    else:
-        if variant_name:
-            raise UsageError(f"{game.title} takes no --variant")
-        # Any other game: its options message, the switches it has set by name.
-        options = getattr(request, game_name)
-        options.SetInParent()
-        fields = options.DESCRIPTOR.fields_by_name
-        for name in ("napola", "napoletana"):
-            if getattr(args, name):
-                if name not in fields:
-                    raise UsageError(f"{game.title} takes no --{name}")
-                setattr(options, name, True)
-        if args.face:
-            if "face" not in fields:
-                raise UsageError(f"{game.title} takes no --face")
-            options.face = pb.Face.Value(f"FACE_{args.face.upper()}")
-        if args.target is not None:
-            options.target = args.target
+    options = getattr(request, game.name)
+    options.SetInParent()
+    fields = options.DESCRIPTOR.fields_by_name
+    counts, default_players = list(game.player_counts), game.player_counts[0]
+    if variant is not None:
+        options.variant = fields["variant"].enum_type.values_by_name[variant.name].number
+        counts, default_players = list(variant.player_counts), variant.default_players
+    for switch, _game, _what in SWITCHES:
+        if getattr(args, switch):
+            _require(fields, switch, game)
+            setattr(options, switch, True)
+    if args.face:
+        _require(fields, "face", game)
+        options.face = pb.Face.Value(f"FACE_{args.face.upper()}")
+    if args.target is not None:
+        _require(fields, "target", game)
+        options.target = args.target
     request.players = args.players or default_players
     if request.players not in counts:
         raise UsageError(
             f"{game.title} is played by {', '.join(map(str, counts))}, not {request.players}"
         )
     return request
+
+
+def _game_and_variant(
+    args: argparse.Namespace, catalog: pb.GetCatalogResponse
+) -> tuple[pb.GameInfo, pb.VariantInfo | None]:
+    """The game --game names (a game, or a variant of one), and the variant that
+    it or --variant names, if any."""
+    games = {game.name: game for game in catalog.games if options_fields(game.name)}
+    if not games:
+        raise UsageError("the server's catalog has no game this client knows")
+    variants = {name: (game, v) for game in games.values() for name, v in variants_of(game).items()}
+    asked = (args.game or next(iter(games))).lower()
+    variant_name = args.variant
+    if asked not in games and _key(asked) in variants:
+        game, by_game = variants[_key(asked)]
+        variant_name = variant_name or asked
+    elif asked in games:
+        game = games[asked]
+    else:
+        raise UsageError(f"no game {args.game!r}: choose from {', '.join([*games, *variants])}")
+    if not variant_name:
+        return game, None
+    own = variants_of(game)
+    if not own:
+        raise UsageError(f"{game.title} takes no --variant")
+    if _key(variant_name) not in own:
+        raise UsageError(f"no variant {variant_name!r}: choose from {', '.join(own)}")
+    return game, own[_key(variant_name)]
+
+
+def _key(name: str) -> str:
+    """A variant's name as typed, in the form --list writes it."""
+    return name.lower().replace("_", "-").replace(" ", "-")
+
+
+def _require(fields: Mapping[str, Any], name: str, game: pb.GameInfo) -> None:
+    if name not in fields:
+        raise UsageError(f"{game.title} takes no --{name}")
 
 
 def _seat(seat: int, players: int) -> int:
@@ -285,16 +318,28 @@ def _levels(bots: str, seating: Seating) -> dict[int, str]:
     return dict(zip(seats, levels, strict=True))
 
 
-def _primiera_rule(request: pb.NewGameRequest, catalog: pb.GetCatalogResponse) -> str:
-    """A Scopa game's primiera rule: the option, else the variant's preset, else the default."""
-    if request.WhichOneof("game") != "scopa":
+def option_value(request: pb.NewGameRequest, catalog: pb.GetCatalogResponse, name: str) -> str:
+    """An enum option of the request's game as the catalog writes it
+    (``PRIMIERA_RULE_SEVENS``): set in the request, else the variant's preset,
+    else the catalog's default; ``""`` for a game without that option."""
+    game_name = request.WhichOneof("game")
+    if game_name is None:
         return ""
-    if request.scopa.primiera:
-        return pb.PrimieraRule.Name(request.scopa.primiera)
-    for game in catalog.games:
-        for variant in game.variants:
-            if request.scopa.variant and variant.name == pb.ScopaVariant.Name(
-                request.scopa.variant
-            ):
-                return variant.presets.get("primiera", "PRIMIERA_RULE_STANDARD")
-    return "PRIMIERA_RULE_STANDARD"
+    options = getattr(request, game_name)
+    field = options.DESCRIPTOR.fields_by_name.get(name)
+    if field is None or field.enum_type is None:
+        return ""
+    if getattr(options, name):
+        return str(field.enum_type.values_by_number[getattr(options, name)].name)
+    game = next((g for g in catalog.games if g.name == game_name), None)
+    if game is None:
+        return ""
+    chosen = getattr(options, "variant", 0)
+    variant_field = options.DESCRIPTOR.fields_by_name.get("variant")
+    if chosen and variant_field is not None and variant_field.enum_type is not None:
+        variant = variant_field.enum_type.values_by_number[chosen].name
+        for info in game.variants:
+            if info.name == variant and name in info.presets:
+                return str(info.presets[name])
+    default = next((o.default_value for o in game.options if o.name == name), "")
+    return str(default)

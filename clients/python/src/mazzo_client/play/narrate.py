@@ -26,7 +26,8 @@ class Narrator:
     names: Names
     primiera_rule: str
     target: int
-    scopa: bool = True  # a Scopa game: a card played takes, or stays on the table
+    #: The game's part of a view has a table: a card played takes, or stays on it.
+    table: bool = True
     piles: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
     hands_scored: list[pb.HandScored] = field(default_factory=list)
     hand_number: int = 0
@@ -39,7 +40,7 @@ class Narrator:
         lines: list[str] = []
         for event, after in zip(told, [*told[1:], None], strict=True):
             lines += self.tell_one(event)
-            if self.scopa and event.HasField("card_played") and not _is_capture(after):
+            if self.table and event.HasField("card_played") and not _is_capture(after):
                 lines.append("  " + _("It stays on the table."))
         return lines
 

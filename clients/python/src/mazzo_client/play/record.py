@@ -108,7 +108,9 @@ def save(
     from mazzo.engine.cards import parse_cards
     from mazzo.engine.record import GameRecord, Result, dumps
 
-    game = request.WhichOneof("game") or "scopa"
+    game = request.WhichOneof("game")
+    if game is None:  # the server starts no game without one: nothing to record
+        raise RecordError("the game's request names no game")
     record = GameRecord(
         game=game,
         players=request.players,
@@ -135,7 +137,7 @@ def options_of(options: pb.ScopaOptions | pb.TressetteOptions) -> dict[str, bool
     for field, value in options.ListFields():
         if field.enum_type is not None:
             name = field.enum_type.values_by_number[value].name
-            value = name.removeprefix(_prefix(field.enum_type)).lower()
+            value = name.removeprefix(enum_prefix(field.enum_type)).lower()
         named[field.name] = value
     return named
 
@@ -209,14 +211,15 @@ def _set_options(
         if field is None:
             raise RecordError(f"the API's {options.DESCRIPTOR.name} have no option {name!r}")
         if field.enum_type is not None:
-            wire = field.enum_type.values_by_name.get(_prefix(field.enum_type) + str(value).upper())
+            wire_name = enum_prefix(field.enum_type) + str(value).upper()
+            wire = field.enum_type.values_by_name.get(wire_name)
             if wire is None:
                 raise RecordError(f"the API's {field.enum_type.name} has no value {value!r}")
             value = wire.number
         setattr(options, name, value)
 
 
-def _prefix(enum: Any) -> str:  # an EnumDescriptor (protobuf's pure or upb one)
+def enum_prefix(enum: Any) -> str:  # an EnumDescriptor (protobuf's pure or upb one)
     """What every value's name of an enum starts with: its zero value's name
     without ``UNSPECIFIED`` (``SCOPA_VARIANT_``)."""
     zero: str = enum.values_by_number[0].name

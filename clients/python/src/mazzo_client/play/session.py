@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client.client import MazzoClient
@@ -89,6 +89,15 @@ class Settings:
     replay: Replay | None = None
 
 
+def view_part_fields(game: str | None) -> Mapping[str, Any]:
+    """The fields of a game's own part of a View (the oneof's field named as the
+    game), by name; none for no game, or one this client's API does not know."""
+    field = pb.View.DESCRIPTOR.fields_by_name.get(game or "")
+    if field is None or field.message_type is None:
+        return {}
+    return field.message_type.fields_by_name
+
+
 class Left(Exception):
     """The human left the game: ``chosen`` when they typed q, not when the input
     or the record being replayed ran out."""
@@ -105,8 +114,10 @@ class Session:
         self.settings = settings
         self.seating = settings.seating
         self.names = names
-        scopa = settings.request.WhichOneof("game") == "scopa"
-        self.narrator = Narrator(self.seating, names, settings.primiera_rule, target=0, scopa=scopa)
+        has_table = "table" in view_part_fields(settings.request.WhichOneof("game"))
+        self.narrator = Narrator(
+            self.seating, names, settings.primiera_rule, target=0, table=has_table
+        )
         self.moves: list[pb.Move] = []  # every move played, for the record
         self.credentials: dict[int, str] = {}
 
@@ -326,9 +337,7 @@ class Session:
             return _("take {cards}").format(cards=self.names.cards(move.take))
         if move.lay:
             return _("lay it on the table without taking")
-        game = self.settings.request.WhichOneof("game") or ""
-        options = getattr(pb.View(), game, None)  # the game's part of a view: a table?
-        has_table = options is not None and "table" in options.DESCRIPTOR.fields_by_name
+        has_table = self.narrator.table
         return _("to the table") if has_table else ""
 
     def _hint(self, state: bytes, status: pb.Status, cards: Sequence[str]) -> str:
@@ -386,9 +395,20 @@ class Session:
             for p in view.piles
         ]
         lines.append(_("Taken: {piles}.").format(piles="; ".join(taken)))
-        # The game's own part of the view (named as the game): a trick or a table.
-        own = getattr(view, view.WhichOneof("game") or "scopa")
+        lines += self._game_part(view)
+        lines.append(_("Your hand: {cards}.").format(cards=self.names.cards(view.hand)))
+        return lines
+
+    def _game_part(self, view: pb.View) -> list[str]:
+        """The lines of the game's own part of the view (the oneof's field set): its
+        trick, its table, its trumps, by the fields it has."""
+        part = view.WhichOneof("game")
+        if part is None:
+            return []
+        own = getattr(view, part)
         fields = own.DESCRIPTOR.fields_by_name
+        status = view.status
+        lines: list[str] = []
         if "trick" in fields:
             by = _("{card} by {seat}")
             played = [
@@ -409,7 +429,6 @@ class Session:
                 else ""
             )
             lines.append(_("Trumps: {suit}{turn_up}.").format(suit=own.trump_suit, turn_up=turn_up))
-        lines.append(_("Your hand: {cards}.").format(cards=self.names.cards(view.hand)))
         return lines
 
     # ------------------------------------------------------------ the end

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,10 +143,23 @@ LABEL_WIDTH = 16
 COLUMN_WIDTH = 18
 
 
-def _row(label: str, cells: Sequence[str]) -> str:
-    return (
-        f"  {label:<{LABEL_WIDTH}}" + "".join(f"{cell:<{COLUMN_WIDTH}}" for cell in cells).rstrip()
-    )
+Row = tuple[str, Sequence[str]]  # a label and its cells, one a side
+
+
+def _rows(rows: Sequence[Row]) -> list[str]:
+    """The rows in columns: the labels' as wide as the longest needs (at least
+    LABEL_WIDTH), each side's COLUMN_WIDTH, wider where a cell is."""
+    width = max([LABEL_WIDTH - 1, *(len(label) for label, _cells in rows)]) + 1
+    columns = max((len(cells) for _label, cells in rows), default=0)
+    widths = [
+        max([COLUMN_WIDTH - 1, *(len(cells[k]) for _l, cells in rows if k < len(cells))]) + 1
+        for k in range(columns)
+    ]
+    return [
+        f"  {label:<{width}}"
+        + "".join(f"{cell:<{widths[k]}}" for k, cell in enumerate(cells)).rstrip()
+        for label, cells in rows
+    ]
 
 
 def _points(value: object, point: int) -> str:
@@ -158,6 +171,63 @@ def _thirds(thirds: int) -> str:
     return f"{whole} {rest}/3" if rest else f"{whole}"
 
 
+@dataclass(frozen=True)
+class ScoreRow:
+    """A row of the score sheet: its label (translated when shown) and how one
+    side's cell is written from the game's score message (its field of the row's
+    name by default). ``beside``: the fields the cell writes too, which get no row
+    of their own; ``when_scored``: shown only when a side scored any; ``made_of``:
+    the label of a row below it, the primiera's cards worked out from the piles
+    with the game's primiera option."""
+
+    label: str
+    cell: Callable[[Any, str], str] | None = None
+    beside: tuple[str, ...] = ()
+    when_scored: bool = False
+    made_of: str = ""
+
+
+def _with_point(value_of: Callable[[Any], object], point: str) -> Callable[[Any, str], str]:
+    """A cell of a value and, when the side made any, the points it made: ``20 (+1)``."""
+    return lambda score, _name: _points(value_of(score), getattr(score, point))
+
+
+#: The score sheet's rows, keyed by the field of a game's score message (the
+#: SideScore's oneof) they write, in the order they are shown. A field of no row
+#: here gets one of its own after them, named by its words.
+SCORE_ROWS: dict[str, ScoreRow] = {
+    "cards": ScoreRow(N_("cards"), _with_point(lambda s: s.cards, "cards_point"), ("cards_point",)),
+    "denari": ScoreRow(
+        N_("coins"), _with_point(lambda s: s.denari, "denari_point"), ("denari_point",)
+    ),
+    "settebello_point": ScoreRow(
+        N_("settebello"),
+        _with_point(lambda s: _("yes") if s.settebello_point else "-", "settebello_point"),
+    ),
+    "primiera": ScoreRow(
+        N_("primiera"),
+        _with_point(lambda s: s.primiera or _("none"), "primiera_point"),
+        ("primiera_point",),
+        made_of=N_("its cards"),
+    ),
+    "sweeps": ScoreRow(N_("sweeps"), _with_point(lambda s: s.sweeps, "sweeps")),
+    "napola": ScoreRow(N_("napola")),
+    "re_bello_point": ScoreRow(N_("re bello"), when_scored=True),
+    "grande": ScoreRow(N_("grande"), when_scored=True),
+    "piccola": ScoreRow(N_("piccola"), when_scored=True),
+    "declarations": ScoreRow(N_("declarations"), when_scored=True),
+    # Points in thirds, with the whole points they make.
+    "thirds": ScoreRow(
+        N_("card points"),
+        lambda s, _name: f"{_thirds(s.thirds)} ({s.card_points})",
+        ("card_points",),
+    ),
+    "card_points": ScoreRow(N_("card points")),
+    "last_trick_point": ScoreRow(N_("last trick")),
+    "napoletana": ScoreRow(N_("napoletana")),
+}
+
+
 def scoring_table(
     scored: pb.HandScored,
     piles: Mapping[int, Sequence[str]],
@@ -167,70 +237,37 @@ def scoring_table(
 ) -> list[str]:
     """The hand's scoring, one column per side, then the match score."""
     sides = sorted(scored.sides, key=lambda s: s.side)
-    lines = [
-        _("Hand {number} scoring").format(number=scored.hand_number),
-        _row("", [seating.side_name(s.side) for s in sides]),
-    ]
+    rows: list[Row] = [("", [seating.side_name(s.side) for s in sides])]
     game = (sides[0].WhichOneof("game") or "") if sides else ""
-    if game == "scopa":  # the primiera's cards, worked out from the piles
-        lines += _scopa_rows(sides, piles, primiera_rule)
-    elif game == "tressette":  # points in thirds
-        lines += _tressette_rows([s.tressette for s in sides])
-    elif game:  # any other game: each field of its score message
-        lines += _field_rows([getattr(s, game) for s in sides])
-    lines.append(_row(_("hand total"), [str(s.total) for s in sides]))
+    if game:  # the rows of the game's score message, field by field
+        rows += _score_rows(sides, [getattr(s, game) for s in sides], piles, primiera_rule)
+    rows.append((_("hand total"), [str(s.total) for s in sides]))
+    lines = [_("Hand {number} scoring").format(number=scored.hand_number), *_rows(rows)]
     match = _("Match: {scores} (playing to {target})")
     lines.append(match.format(scores=seating.scores(scored.scores), target=target))
     return lines
 
 
-def _scopa_rows(
-    sides: Sequence[pb.SideScore], piles: Mapping[int, Sequence[str]], primiera_rule: str
-) -> list[str]:
-    scores = [s.scopa for s in sides]
-    primiera_cards = [best_primiera_cards(piles.get(s.side, ()), primiera_rule) for s in sides]
-    rows = [
-        _row(_("cards"), [_points(s.cards, s.cards_point) for s in scores]),
-        _row(_("coins"), [_points(s.denari, s.denari_point) for s in scores]),
-        _row(
-            _("settebello"),
-            [_points(_("yes") if s.settebello_point else "-", s.settebello_point) for s in scores],
-        ),
-        _row(_("primiera"), [_points(s.primiera or _("none"), s.primiera_point) for s in scores]),
-        _row("  " + _("its cards"), [" ".join(cards) or "-" for cards in primiera_cards]),
-        _row(_("sweeps"), [_points(s.sweeps, s.sweeps) for s in scores]),
-        _row(_("napola"), [str(s.napola) for s in scores]),
-    ]
-    extras = {
-        "re_bello_point": N_("re bello"),
-        "grande": N_("grande"),
-        "piccola": N_("piccola"),
-        "declarations": N_("declarations"),
-    }
-    for name, label in extras.items():  # the variants' own points, shown when a side made any
-        if any(getattr(s, name) for s in scores):
-            rows.append(_row(_(label), [str(getattr(s, name)) for s in scores]))
+def _score_rows(
+    sides: Sequence[pb.SideScore],
+    scores: Sequence[Any],
+    piles: Mapping[int, Sequence[str]],
+    primiera_rule: str,
+) -> list[Row]:
+    """A row for each field of the sides' score messages: SCORE_ROWS' first, in its
+    order, then any other in the message's."""
+    fields = [field.name for field in scores[0].DESCRIPTOR.fields]
+    written_beside = {b for name in fields if name in SCORE_ROWS for b in SCORE_ROWS[name].beside}
+    shown = [name for name in SCORE_ROWS if name in fields and name not in written_beside]
+    shown += [name for name in fields if name not in SCORE_ROWS and name not in written_beside]
+    rows: list[Row] = []
+    for name in shown:
+        row = SCORE_ROWS.get(name) or ScoreRow(name.replace("_", " "))
+        if row.when_scored and not any(getattr(s, name) for s in scores):
+            continue
+        cell = row.cell or (lambda score, field: str(getattr(score, field)))
+        rows.append((_(row.label), [cell(s, name) for s in scores]))
+        if row.made_of:
+            cards = [best_primiera_cards(piles.get(s.side, ()), primiera_rule) for s in sides]
+            rows.append(("  " + _(row.made_of), [" ".join(c) or "-" for c in cards]))
     return rows
-
-
-def _tressette_rows(scores: Sequence[pb.TressetteScore]) -> list[str]:
-    return [
-        _row(_("card points"), [f"{_thirds(s.thirds)} ({s.card_points})" for s in scores]),
-        _row(_("last trick"), [str(s.last_trick_point) for s in scores]),
-        _row(_("napoletana"), [str(s.napoletana) for s in scores]),
-    ]
-
-
-def _field_rows(scores: Sequence[Any]) -> list[str]:
-    """One row for each field of a game's score message, named in words."""
-    if not scores:
-        return []
-    names = [field.name for field in scores[0].DESCRIPTOR.fields]
-    # The words are translated where a catalog has them (FIELD_WORDS marks the known ones).
-    return [
-        _row(_(name.replace("_", " ")), [str(getattr(s, name)) for s in scores]) for name in names
-    ]
-
-
-#: The words of the score fields _field_rows shows (Briscola's), for the catalogs.
-FIELD_WORDS = (N_("card points"),)
