@@ -13,6 +13,7 @@ from mazzo.engine.cards import SUIT_OF
 from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, determinize, expert_search, suggest
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.voids import shown_voids
+from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.tressette import TressetteRules
 from tests.engine.players_support import SETUP_IDS, SETUPS, positions
 
@@ -253,3 +254,11 @@ def test_the_expert_reports_the_points_it_expects() -> None:
         suggestion = player(game.view(state, 0), legal, budget, random.Random(1))
         assert suggestion.expected_points is not None, level
         assert 0 <= suggestion.expected_points <= 40, level
+
+
+def test_the_candidate_models_the_other_seat_only_at_a_table_of_two() -> None:
+    for players, modelled in ((2, expert_search.EVALUATION.modelled), (4, None)):
+        state, _ = get_game("scopa").new_game(ScopaRules(players=players), seed=1)
+        view = get_game("scopa").view(state, state.to_play)
+        assert expert_search.evaluation_of(view).modelled == modelled
+    assert expert_search.EVALUATION.modelled is not None

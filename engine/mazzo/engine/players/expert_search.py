@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from mazzo.engine.game import Move
@@ -53,6 +54,18 @@ from mazzo.engine.players.search import Evaluation, OutOfBudget
 EVALUATION = Evaluation(
     sweep_risk=True, match=True, sevens=True, captures=True, modelled=0.1, model_share=0.5
 )
+
+
+def evaluation_of(view: Any) -> Evaluation:
+    """The evaluation for ``view``'s table: :data:`EVALUATION`, or, with more
+    than two seats, that with the other sides at their worst, unmodelled (in
+    Scopone scientifico the model won 36% of 120 against the PIMC baseline, and
+    61% without it)."""
+    if len(view.hand_sizes) == 2:
+        return EVALUATION
+    return replace(EVALUATION, modelled=None)
+
+
 #: A move worse than a world's best by more than this many points counts as
 #: that much worse (so its search stops there: more worlds in the time).
 CAP: float | None = None
@@ -90,7 +103,7 @@ def choose(
         return flat.sample(view, legal_moves, budget, rng, more)
     if endgame.solvable(view):
         # The view fixes the whole state: one world, searched to the hand's end.
-        search = searcher(view)(rng, EVALUATION, more, 0)
+        search = searcher(view)(rng, evaluation_of(view), more, 0)
         try:
             worths = search.root(legal_moves, LAST_ROUND_DEPTH)
         except OutOfBudget:
@@ -124,13 +137,14 @@ def search_worlds(
     bots = bots_for(view)
     assert bots.searcher is not None
     world, depth = bots.searcher(view), bots.search_depth
+    evaluation = evaluation_of(view)
     totals = [0.0] * len(legal_moves)
     points = [0.0] * len(legal_moves)
     worlds = 0
     favourite, unanimous = -1, True  # the best move of every world so far, if one
     history: list[list[float]] = []  # every world's worths, for the time policy
     while more(done):
-        search = world(rng, EVALUATION, more, done)
+        search = world(rng, evaluation, more, done)
         try:
             worths = search.root(legal_moves, depth, CAP)
         except OutOfBudget:
