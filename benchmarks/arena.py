@@ -4,6 +4,7 @@
     python -m benchmarks.arena --speed            # the expert's simulations a second
     python -m benchmarks.arena --last-rounds 600  # Scopa's last round: exact search vs sampling
     python -m benchmarks.arena --smoke            # tiny counts: checks that it all runs
+    python -m benchmarks.arena --rows scopa:search-pimc --budget-ms 12 --search STOP_Z=1.5
 
 A row ``SETUP:A-B`` plays ``--pairs`` pairs of matches to the game's target
 between player A (side 0 in the first match of a pair) and player B. Each pair
@@ -14,7 +15,8 @@ turn and B on the two others. Pairs run in parallel on ``--workers``
 processes (default: every core but one). A player's budget is CPU time
 (``time.process_time``), so a busy machine costs a player simulations, not
 moves; ``--simulations`` bounds the expert by a
-count instead, which makes a run reproducible.
+count instead, which makes a run reproducible. ``--search NAME=JSON`` sets one
+of the search candidate's constants or evaluation's fields for the run.
 
 Each row prints A's match win rate and A's points per hand minus B's (the
 mean of B's sides), each
@@ -26,8 +28,10 @@ to benchmarks/results/arena-latest.json unless --results names a file.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import itertools
+import json
 import math
 import multiprocessing
 import os
@@ -44,7 +48,18 @@ from benchmarks.stats import Table, machine, write_results
 from mazzo.engine import get_game
 from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.events import HandScored
-from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, Player, expert, greedy, pimc, suggest
+from mazzo.engine.players import (
+    CANDIDATES,
+    PLAYERS,
+    Budget,
+    Player,
+    expert,
+    expert_search,
+    greedy,
+    pimc,
+    suggest,
+)
+from mazzo.engine.players.search import Evaluation
 from mazzo.engine.scopa import ScopaRules, ScopaState
 from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.tressette import TressetteRules
@@ -475,6 +490,29 @@ def _worlds_by_depth(text: str) -> tuple[int, int]:
     return int(worlds), int(depth)
 
 
+def _setting(text: str) -> tuple[str, Any]:
+    name, _, value = text.partition("=")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: the value is not JSON") from error
+
+
+def tune_search(settings: dict[str, Any]) -> None:
+    """The search candidate with its module's constants (upper case) or its
+    evaluation's fields (lower case) set as ``settings`` says."""
+    fields = {f.name for f in dataclasses.fields(Evaluation)}
+    evaluation = {k: v for k, v in settings.items() if k in fields}
+    for name, value in settings.items():
+        if name in fields:
+            continue
+        if not name.isupper() or not hasattr(expert_search, name):
+            raise SystemExit(f"--search {name}: no such constant or evaluation field")
+        setattr(expert_search, name, value)
+    if evaluation:
+        expert_search.EVALUATION = dataclasses.replace(expert_search.EVALUATION, **evaluation)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.arena", description=__doc__)
     parser.add_argument(
@@ -490,6 +528,15 @@ def main(argv: list[str] | None = None) -> int:
         type=_worlds_by_depth,
         default=(pimc.WORLDS, pimc.DEPTH),
         help="the PIMC baseline's worlds and depth, WORLDSxDEPTH (default 12x5)",
+    )
+    parser.add_argument(
+        "--search",
+        type=_setting,
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="set one of the search candidate's constants (STOP_Z=1.5) or evaluation's"
+        " fields (captures=true) for this run",
     )
     parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     parser.add_argument("--speed", action="store_true", help="measure simulations a second too")
@@ -508,6 +555,7 @@ def main(argv: list[str] | None = None) -> int:
     default = [] if args.last_rounds else [Row.parse(r) for r in DEFAULT_ROWS]
     rows: list[Row] = args.rows or default
     settings = Settings(args.budget_ms, args.simulations, args.target, args.seed, *args.pimc)
+    tune_search(dict(args.search))  # before the workers fork: they inherit it
     about = machine()
     print(
         f"Mazzo arena on {about['nproc']} x {about['cpu_model']}, Python {about['python']}"
@@ -561,6 +609,7 @@ def main(argv: list[str] | None = None) -> int:
         "target": args.target,
         "seed": args.seed,
         "pimc_worlds_depth": list(args.pimc),
+        "search": dict(args.search),
         "workers": args.workers,
         "rows": [str(r) for r in rows],
         "summaries": summaries,

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from benchmarks import arena
+from mazzo.engine.players import expert_search
 
 
 def test_a_smoke_arena_prints_every_row_and_writes_its_results(
@@ -96,3 +97,20 @@ def test_overruns_are_summarised_by_their_worst_and_percentiles() -> None:
         "over_20ms": 1,
     }
     assert arena.overrun_summary(matches, 1)["max_ms"] == 0.0
+
+
+def test_the_search_candidates_settings_are_set_for_a_run(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(expert_search, "STOP_Z", expert_search.STOP_Z)
+    monkeypatch.setattr(expert_search, "EVALUATION", expert_search.EVALUATION)
+    results = tmp_path / "arena.json"
+    argv = ["--smoke", "--rows", "scopa:search-greedy", "--results", str(results)]
+    assert arena.main([*argv, "--search", "STOP_Z=2.5", "--search", "quiescence=2"]) == 0
+    assert expert_search.STOP_Z == 2.5
+    assert expert_search.EVALUATION.quiescence == 2
+    body = json.loads(results.read_text())
+    assert body["settings"]["search"] == {"STOP_Z": 2.5, "quiescence": 2}
+    for bad in (["--search", "NOT_THERE=1"], ["--search", "STOP_Z=one"]):
+        with pytest.raises(SystemExit):
+            arena.main([*argv, *bad])

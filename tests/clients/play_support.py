@@ -92,6 +92,9 @@ def assert_consistent_ending(run: Run) -> None:
 __all__ = [
     "Run",
     "a_card_not_held",
-    "assert_consistent_ending", "pb", "play", "replayed_scores",
+    "assert_consistent_ending",
+    "pb",
+    "play",
+    "replayed_scores",
     "scores_said",
 ]

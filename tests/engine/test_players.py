@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from mazzo.engine import Game, game_of, get_game
 from mazzo.engine.cards import SUIT_OF
-from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, determinize, suggest
+from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, determinize, expert_search, suggest
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.voids import shown_voids
+from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.tressette import TressetteRules
 from tests.engine.players_support import SETUP_IDS, SETUPS, positions
 
@@ -152,6 +154,78 @@ def test_the_world_search_stops_after_its_simulations(name: str) -> None:
         assert chosen.move in legal
 
 
+def test_the_time_policy_settles_on_a_lead_of_a_few_standard_errors() -> None:
+    settled = expert_search._settled
+    # Moves that tie in every world: nothing to learn from more worlds.
+    assert settled([[1.0, 1.0]] * 6, [6.0, 6.0], 2.0)
+    # A steady lead settles; the same mean lead with a wide spread does not.
+    steady = [[2.0, 1.0], [1.9, 1.0], [2.1, 1.0], [2.0, 1.1], [2.0, 0.9], [2.0, 1.0]]
+    assert settled(steady, [sum(w[i] for w in steady) for i in (0, 1)], 2.0)
+    noisy = [[6.0, 1.0], [-3.0, 1.0], [5.0, 1.0], [-2.0, 1.0], [4.0, 1.0], [-4.0, 1.0]]
+    assert not settled(noisy, [sum(w[i] for w in noisy) for i in (0, 1)], 2.0)
+
+
+@pytest.mark.parametrize("name", ["scopa", "tressette"])
+def test_the_time_policy_spends_less_on_clear_choices(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    game = get_game(name)
+    rules = SETUPS[0][2] if name == "scopa" else TressetteRules(players=4)
+    spent, limit = [], 60
+    for seed in range(6):
+        state, _ = game.new_game(rules, seed=seed)
+        legal = game.legal_moves(state)
+        view = game.view(state, state.to_play)
+        monkeypatch.setattr(expert_search, "STOP_Z", 0.0)
+        assert (
+            CANDIDATES["search"](view, legal, Budget(limit), random.Random(1)).simulations == limit
+        )
+        monkeypatch.setattr(expert_search, "STOP_Z", 1.5)
+        chosen = CANDIDATES["search"](view, legal, Budget(limit), random.Random(1))
+        assert chosen.move in legal
+        assert expert_search.STOP_MIN <= chosen.simulations <= limit
+        spent.append(chosen.simulations)
+    assert min(spent) < limit
+
+
+@pytest.mark.parametrize("name", ["scopa", "tressette"])
+def test_the_hybrid_stage_leaves_the_rest_to_the_flat_search_of_the_kept_moves(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    game = get_game(name)
+    rules = SETUPS[0][2] if name == "scopa" else TressetteRules(players=4)
+    monkeypatch.setattr(expert_search, "FLAT_FROM", 10.0)
+    flat_moves: list[list[Any]] = []
+    real = expert_search.flat.sample
+
+    def sample(view: Any, legal: Any, *rest: Any) -> Any:
+        flat_moves.append(list(legal))
+        return real(view, legal, *rest)
+
+    monkeypatch.setattr(expert_search.flat, "sample", sample)
+    left_to_flat = 0
+    for seed in range(4):
+        state, _ = game.new_game(rules, seed=seed)
+        legal = game.legal_moves(state)
+        flat_moves.clear()
+        budget = Budget(10**6, 400.0, clock=_ticking())
+        chosen = CANDIDATES["search"](
+            game.view(state, state.to_play), legal, budget, random.Random(1)
+        )
+        assert chosen.move in legal
+        if flat_moves:
+            assert chosen.move in flat_moves[-1]
+            assert set(map(repr, flat_moves[-1])) <= set(map(repr, legal))
+            left_to_flat += 1
+    assert left_to_flat  # some choice was close enough to leave to the flat search
+
+
+def _ticking() -> Callable[[], float]:
+    """A clock that moves one unit each time it is read."""
+    ticks = iter(range(10**6))
+    return lambda: float(next(ticks))
+
+
 def test_the_expert_stops_when_its_injected_clock_runs_out() -> None:
     game = get_game("tressette")
     state, _ = game.new_game(TressetteRules(), seed=8)
@@ -180,3 +254,11 @@ def test_the_expert_reports_the_points_it_expects() -> None:
         suggestion = player(game.view(state, 0), legal, budget, random.Random(1))
         assert suggestion.expected_points is not None, level
         assert 0 <= suggestion.expected_points <= 40, level
+
+
+def test_the_candidate_models_the_other_seat_only_at_a_table_of_two() -> None:
+    for players, modelled in ((2, expert_search.EVALUATION.modelled), (4, None)):
+        state, _ = get_game("scopa").new_game(ScopaRules(players=players), seed=1)
+        view = get_game("scopa").view(state, state.to_play)
+        assert expert_search.evaluation_of(view).modelled == modelled
+    assert expert_search.EVALUATION.modelled is not None

@@ -16,8 +16,10 @@ import pytest
 from benchmarks.arena import last_rounds
 from mazzo.engine import get_game
 from mazzo.engine.events import HandScored
-from mazzo.engine.players import Budget, pimc
-from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch
+from mazzo.engine.game import Move
+from mazzo.engine.players import CANDIDATES, Budget, endgame, fast_scopa, pimc
+from mazzo.engine.players.games import bots_of
+from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch, scopa_static
 from mazzo.engine.scopa import ScopaRules, ScopaState
 from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.tressette import TressetteRules
@@ -64,6 +66,111 @@ def test_searched_to_the_hand_end_the_search_agrees_with_the_engine(rules: Scopa
     assert checked == 6
 
 
+def _engine_fallible(state: ScopaState, side: int, share: float) -> float:
+    """The hand's margin for ``side`` at its best, the other seat's replies worth
+    their worst and, with weight ``share``, their mean, by the engine."""
+    outcomes = []
+    for move in SCOPA.legal_moves(state):
+        after, events = SCOPA.apply(state, move)
+        scored = [e for e in events if isinstance(e, HandScored)]
+        if scored:
+            totals = [s.total for s in scored[0].sides]
+            outcomes.append(float(totals[side] - totals[1 - side]))
+        else:
+            outcomes.append(_engine_fallible(after, side, share))
+    if state.to_play % 2 == side:
+        return max(outcomes)
+    return (1 - share) * min(outcomes) + share * sum(outcomes) / len(outcomes)
+
+
+def test_a_fallible_other_side_is_weighed_as_the_engine_weighs_it() -> None:
+    checked = 0
+    for state in last_rounds(ScopaRules(), range(1, 20)):
+        side = state.to_play
+        legal = SCOPA.legal_moves(state)
+        search = ScopaSearch(state, side, Evaluation(fallible=0.4), lambda _: True)
+        worths = search.root(legal, depth=8)
+        for move, worth in zip(legal, worths, strict=True):
+            after, _ = SCOPA.apply(state, move)
+            assert worth == pytest.approx(_engine_fallible(after, side, 0.4)), move
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def test_modelled_other_seats_are_the_exact_last_rounds_expectimax() -> None:
+    """The other seat as the play-outs' players: the exact last round's model
+    (mazzo.engine.players.endgame, through the engine), move by move."""
+    checked = 0
+    for state in last_rounds(ScopaRules(), range(1, 20)):
+        side = state.to_play
+        legal = SCOPA.legal_moves(state)
+        evaluation = Evaluation(match=True, modelled=0.25)
+        worths = ScopaSearch(state, side, evaluation, lambda _: True).root(legal, depth=8)
+        exact = endgame._Search(state.to_play, side, lambda _: True, 0.25)
+        for move, worth in zip(legal, worths, strict=True):
+            assert worth == pytest.approx(exact.after(state, move)), move
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+@pytest.mark.parametrize("every", [5, 7])
+def test_played_out_to_the_hand_end_the_horizon_is_the_fast_play_out(every: int) -> None:
+    """One move deep then the rules of thumb to the hand's end: the margin of the
+    fast path's greedy play-out of that move (held to the engine elsewhere)."""
+    checked = 0
+    for state in positions(SCOPA, ScopaRules(), seed=every, every=every):
+        side, legal = state.to_play, SCOPA.legal_moves(state)
+        search = ScopaSearch(state, side, Evaluation(roll_out="hand"), lambda _: True)
+        for move, worth in zip(legal, search.root(legal, depth=1), strict=True):
+            totals = fast_scopa.play_out(state, move, random.Random(0), 0.0)
+            assert worth == totals[side] - totals[1 - side], (state, move)
+        checked += 1
+    assert checked >= 4
+
+
+def _margin(events: list[Any], side: int) -> float | None:
+    for event in events:
+        if isinstance(event, HandScored):
+            totals = [s.total for s in event.sides]
+            return float(totals[side] - totals[1 - side])
+    return None
+
+
+def _greedy_round(state: ScopaState, move: Move, side: int) -> float:
+    """``move``, then the rules of thumb through the engine to the end of the round
+    in play after it (the next deal): the won cards' static worth for ``side``,
+    or the margin if the hand ends first."""
+    state, events = SCOPA.apply(state, move)
+    stock = len(state.stock)  # a fresh round (the move emptied the hands) is played too
+    while (margin := _margin(events, side)) is None:
+        hand, table, rules = list(state.hands[state.to_play]), state.table, state.rules
+        card, take = fast_scopa.greedy_play(hand, table, rules)
+        state, events = SCOPA.apply(
+            state, fast_scopa.move_of(state.to_play, card, take, table, rules)
+        )
+        if len(state.stock) < stock:  # dealt again: the round was over
+            break
+    else:
+        return margin
+    masks = [sum(1 << c for c in pile) for pile in state.piles]
+    return scopa_static(masks, state.sweeps, side)
+
+
+def test_played_out_to_the_round_end_the_horizon_is_the_rules_of_thumb_to_it() -> None:
+    checked = 0
+    for state in positions(SCOPA, ScopaRules(), seed=3, every=2):
+        side, legal = state.to_play, SCOPA.legal_moves(state)
+        rolled = ScopaSearch(state, side, Evaluation(roll_out="round"), lambda _: True)
+        for move, worth in zip(legal, rolled.root(legal, depth=1), strict=True):
+            assert worth == pytest.approx(_greedy_round(state, move, side)), (state, move)
+        checked += 1
+    assert checked >= 10
+
+
 def test_the_search_leaves_its_world_as_it_found_it() -> None:
     game = get_game("tressette")
     state, _ = game.new_game(TressetteRules(players=2), seed=4)
@@ -74,10 +181,17 @@ def test_the_search_leaves_its_world_as_it_found_it() -> None:
     assert search.hands == hands and search.drawn == 0
     assert search.root(legal, depth=5) == first  # the same world, the same worths
     scopa_state, _ = SCOPA.new_game(ScopaRules(), seed=4)
-    scopa = ScopaSearch(scopa_state, 0, Evaluation(sweep_risk=True), lambda _: True)
-    before = ([list(h) for h in scopa.hands], list(scopa.masks), list(scopa.sweeps))
-    scopa.root(SCOPA.legal_moves(scopa_state), depth=6)
-    assert ([list(h) for h in scopa.hands], scopa.masks, scopa.sweeps) == before
+    for evaluation in (
+        Evaluation(sweep_risk=True),
+        Evaluation(roll_out="hand", fallible=0.3),
+        Evaluation(roll_out="round"),
+        Evaluation(captures=True, quiescence=3),
+        Evaluation(modelled=0.2),
+    ):
+        scopa = ScopaSearch(scopa_state, 0, evaluation, lambda _: True)
+        before = ([list(h) for h in scopa.hands], list(scopa.masks), list(scopa.sweeps))
+        scopa.root(SCOPA.legal_moves(scopa_state), depth=4)
+        assert ([list(h) for h in scopa.hands], scopa.masks, scopa.sweeps) == before
 
 
 def _ask(game: Any, state: Any, seed: int) -> Any:
@@ -93,9 +207,7 @@ SEARCHED = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "rules"), [s for s, _ in SEARCHED], ids=[i for _, i in SEARCHED]
-)
+@pytest.mark.parametrize(("name", "rules"), [s for s, _ in SEARCHED], ids=[i for _, i in SEARCHED])
 def test_the_baseline_is_legal_reproducible_and_sees_only_the_view(name: str, rules: Any) -> None:
     game = get_game(name)
     rng = random.Random(5)
@@ -116,3 +228,22 @@ def test_the_baseline_needs_a_world_and_a_depth() -> None:
         pimc.player(worlds=0)
     with pytest.raises(ValueError, match="depth"):
         pimc.player(depth=0)
+
+
+@pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
+def test_each_game_gives_its_world_search_through_its_hooks(name: str, rules: Any) -> None:
+    """pimc and the candidate know no game by type: a game's hooks deal and
+    search its worlds, or say it has none (the candidate then plays the flat
+    search); every choice is legal either way."""
+    game = get_game(name)
+    bots = bots_of(name)
+    for state in positions(game, rules, seed=4, every=9):
+        view, legal = game.view(state, state.to_play), game.legal_moves(state)
+        if bots.searcher is not None:
+            assert bots.search_depth > 0
+            world = bots.searcher(view)(random.Random(1), Evaluation(), lambda _: True, 0)
+            assert len(world.root(legal, 2)) == len(legal)
+        chosen = CANDIDATES["search"](view, legal, Budget(3), random.Random(2))
+        assert chosen.move in legal
+        if bots.exact_endgame(view):
+            assert name == "scopa" and view.stock_size == 0 and len(view.hand_sizes) == 2

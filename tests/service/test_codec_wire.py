@@ -136,9 +136,7 @@ SYNTHETIC: list[ev.Event] = [
     ev.CardDrawn(1, DECK[13], True),
     ev.TrumpTurnedUp(DECK[0]),
     ev.TrumpTurnedUp(DECK[39]),
-    ev.HandScored(
-        1, (ev.BriscolaSideScore(0, 0, 0), ev.BriscolaSideScore(1, 120, 1)), (0, 1)
-    ),
+    ev.HandScored(1, (ev.BriscolaSideScore(0, 0, 0), ev.BriscolaSideScore(1, 120, 1)), (0, 1)),
     ev.NapoletanaDeclared(0, 0, 0, (), 0),
     ev.NapoletanaDeclared(1, 1, 3, C, 3),
     ev.FirstTableTaken(0, 0, (), 0),

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from mazzo.engine.game import Move, game_winner
 from mazzo.engine.players import determinize, fast_scopa
 from mazzo.engine.players.base import Suggestion
+from mazzo.engine.players.games import bots_for
 from mazzo.engine.scopa import ScopaState, ScopaView, apply, legal_moves
 
 #: A won or lost match against a hand's points: more than any hand's difference.
@@ -39,9 +41,10 @@ class _OutOfBudget(Exception):
     """The budget ran out before the search finished."""
 
 
-def solvable(view: object) -> bool:
-    """Whether the view fixes the whole state: two players and no stock left."""
-    return isinstance(view, ScopaView) and len(view.hand_sizes) == 2 and view.stock_size == 0
+def solvable(view: Any) -> bool:
+    """Whether the view fixes the whole state (the game's ``exact_endgame`` hook:
+    in Scopa, two players and no stock left)."""
+    return bots_for(view).exact_endgame(view)
 
 
 def choose(

@@ -15,8 +15,9 @@ The score of a play-out is the game's reward hook (``GameBots.reward``): by
 default the seat's *side* points minus the best other side's (Briscola adds
 the hand's win, :mod:`mazzo.engine.players.fast_briscola`). Partners play for
 the side, so in team games the search counts the partner's points as its own
-and plays the partner's moves in every simulation. The choice is the move with the best total. With a budget too
-small for one deal, the greedy player chooses.
+and plays the partner's moves in every simulation. The choice is the move
+with the best total. With a budget too small for one deal, the greedy player
+chooses.
 
 In the last round of a 2-player Scopa hand nothing is hidden any more, and an
 exact search replaces the sampling (:mod:`mazzo.engine.players.endgame`).

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from mazzo.engine.cards import DECK, RANK_OF, Card
 from mazzo.engine.deal import deal_events
@@ -29,7 +30,7 @@ from mazzo.engine.events import Capture, HandScored, LeftoversTaken
 from mazzo.engine.game import Move
 from mazzo.engine.players import determinize
 from mazzo.engine.players.base import Trace
-from mazzo.engine.players.games import GameBots
+from mazzo.engine.players.games import GameBots, World
 from mazzo.engine.players.greedy import (
     OPEN_SWEEP_PENALTY,
     SWEEP_VALUE,
@@ -220,5 +221,30 @@ def _simulator(view: ScopaView) -> Callable[[random.Random], ScopaState]:
     return lambda rng: determinize.scopa_state(view, rng)
 
 
-#: Scopa's hooks for the players (mazzo.engine.players.games).
-BOTS = GameBots(simulator=_simulator, play_out=play_out, move_value=scopa_move_value)
+def _searcher(view: ScopaView) -> World:
+    # Imported here: the world search is built on this module's capture choices.
+    from mazzo.engine.players.search import ScopaSearch
+
+    def world(
+        rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int
+    ) -> ScopaSearch:
+        return ScopaSearch(determinize.scopa_state(view, rng), view.side, evaluation, more, done)
+
+    return world
+
+
+def solvable(view: ScopaView) -> bool:
+    """Whether the view fixes the whole state: two players and no stock left."""
+    return len(view.hand_sizes) == 2 and view.stock_size == 0
+
+
+#: Scopa's hooks for the players (mazzo.engine.players.games); 3 moves deep as
+#: the arena's pilots chose.
+BOTS = GameBots(
+    simulator=_simulator,
+    play_out=play_out,
+    move_value=scopa_move_value,
+    searcher=_searcher,
+    search_depth=3,
+    exact_endgame=solvable,
+)

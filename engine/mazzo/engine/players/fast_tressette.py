@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from mazzo.engine.cards import SUIT_OF, Card
 from mazzo.engine.events import CardDrawn, HandScored, NapoletanaDeclared, TrickWon
 from mazzo.engine.game import Move
 from mazzo.engine.players import determinize
 from mazzo.engine.players.base import Trace
-from mazzo.engine.players.games import GameBots
+from mazzo.engine.players.games import GameBots, World
 from mazzo.engine.players.greedy import tressette_move_value
+from mazzo.engine.players.search import TressetteSearch
 from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.tressette import (
     CARD_STRENGTH,
@@ -154,5 +156,24 @@ def _simulator(view: TressetteView) -> Callable[[random.Random], TressetteState]
     return lambda rng: determinize.tressette_state(view, rng, voids)
 
 
-#: Tressette's hooks for the players (mazzo.engine.players.games).
-BOTS = GameBots(simulator=_simulator, play_out=play_out, move_value=tressette_move_value)
+def _searcher(view: TressetteView) -> World:
+    voids = shown_voids(view)  # once per choice, as the simulator's
+
+    def world(
+        rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int
+    ) -> TressetteSearch:
+        state = determinize.tressette_state(view, rng, voids)
+        return TressetteSearch(state, view.side, evaluation, more, done)
+
+    return world
+
+
+#: Tressette's hooks for the players (mazzo.engine.players.games); 6 cards deep
+#: as the arena's pilots chose.
+BOTS = GameBots(
+    simulator=_simulator,
+    play_out=play_out,
+    move_value=tressette_move_value,
+    searcher=_searcher,
+    search_depth=6,
+)

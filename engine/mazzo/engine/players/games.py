@@ -12,7 +12,14 @@ module holding ``BOTS``):
 * ``move_value(view, move)``: the greedy player's rules of thumb;
 * ``reward(points, side)``: what a simulated hand's points by side are worth to
   ``side`` (by default its points minus the best other side's; a game whose
-  hands are won or lost, not scored, weighs the win).
+  hands are won or lost, not scored, weighs the win);
+* ``searcher(view)``, for the games the world search knows (else ``None``):
+  how to deal a world that fits ``view`` and make its search
+  (:mod:`mazzo.engine.players.search`), as ``world(rng, evaluation, more, done)``;
+  ``search_depth``, the moves the expert searches ahead in each world;
+* ``exact_endgame(view)``: whether the view fixes the whole state, so that
+  one exact search (:mod:`mazzo.engine.players.endgame`) replaces the sampling
+  (the last round of a 2-player Scopa hand).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
-from typing import Any
+from typing import Any, Protocol
 
 from mazzo.engine.game import Move
 from mazzo.engine.registry import get_game
@@ -33,12 +40,32 @@ def margin(points: Sequence[int], side: int) -> float:
     return points[side] - max(p for s, p in enumerate(points) if s != side)
 
 
+class WorldSearch(Protocol):
+    """One sampled world's search (:class:`mazzo.engine.players.search.ScopaSearch`)."""
+
+    #: By root move, the side's own points this hand on the line found.
+    points: list[float]
+
+    def root(self, moves: Sequence[Move], depth: int, cap: float | None = None) -> list[float]: ...
+
+
+#: ``world(rng, evaluation, more, done)``: a world dealt with ``rng`` and its search.
+World = Callable[[random.Random, Any, Callable[[int], bool], int], WorldSearch]
+
+
+def _never(_: Any) -> bool:
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class GameBots:
     simulator: Callable[[Any], Callable[[random.Random], Any]]
     play_out: Callable[[Any, Move, random.Random, float], tuple[int, ...]]
     move_value: Callable[[Any, Move], float]
     reward: Callable[[Sequence[int], int], float] = margin
+    searcher: Callable[[Any], World] | None = None
+    search_depth: int = 0
+    exact_endgame: Callable[[Any], bool] = _never
 
 
 def bots_for(view: Any) -> GameBots:

@@ -6,7 +6,8 @@ It samples ``worlds`` deals that fit the seat's view
 (:mod:`mazzo.engine.players.search`: settebello, coins, cards, primiera and
 sweeps in Scopa; the thirds won in Tressette), and plays the move with the
 best total over the worlds. Every seat is taken to play perfectly in each
-world (minimax), as the classic design does.
+world (minimax), as the classic design does. The game's ``searcher`` hook
+(:mod:`mazzo.engine.players.games`) deals and searches a world.
 
 A fixed amount of work a move, not a time: it is the arena's yardstick
 (``python -m benchmarks.arena --rows scopa:expert-pimc --pimc 12x5``), and
@@ -20,11 +21,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from mazzo.engine.game import Move
-from mazzo.engine.players import determinize
 from mazzo.engine.players.base import Budget, Player, Suggestion
-from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch
-from mazzo.engine.players.voids import shown_voids
-from mazzo.engine.scopa import ScopaView
+from mazzo.engine.players.games import bots_for
+from mazzo.engine.players.search import Evaluation
 
 WORLDS, DEPTH = 12, 5
 _PLAIN = Evaluation()
@@ -44,16 +43,13 @@ def player(worlds: int = WORLDS, depth: int = DEPTH) -> Player:
     ) -> Suggestion:
         if len(legal_moves) == 1:
             return Suggestion(legal_moves[0])
+        searcher = bots_for(view).searcher
+        if searcher is None:
+            raise ValueError(f"the PIMC baseline has no world search of {view.status.game}")
+        world = searcher(view)
         totals = [0.0] * len(legal_moves)
-        voids = () if isinstance(view, ScopaView) else shown_voids(view)
         for _ in range(worlds):
-            search: ScopaSearch | TressetteSearch
-            if isinstance(view, ScopaView):
-                world = determinize.scopa_state(view, rng)
-                search = ScopaSearch(world, view.side, _PLAIN, _unbounded)
-            else:
-                state = determinize.tressette_state(view, rng, voids)
-                search = TressetteSearch(state, view.side, _PLAIN, _unbounded)
+            search = world(rng, _PLAIN, _unbounded, 0)
             for index, worth in enumerate(search.root(legal_moves, depth)):
                 totals[index] += worth
         best = max(range(len(legal_moves)), key=totals.__getitem__)

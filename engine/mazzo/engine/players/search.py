@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from mazzo.engine.cards import COINS, DECK, SETTEBELLO, Card
 from mazzo.engine.game import Move, game_winner
-from mazzo.engine.players.fast_scopa import choices
+from mazzo.engine.players.fast_scopa import choices, greedy_play
 from mazzo.engine.scopa import ScopaState, is_sweep
 from mazzo.engine.scopa_scoring import _SUIT_PRIMIERA, score_hand
 from mazzo.engine.tressette import (
@@ -70,6 +70,23 @@ class Evaluation:
     #: At the horizon the side to move takes what is worth most to it, if
     #: anything (``sweep_risk`` generalised: every taking, not only sweeps).
     captures: bool = False
+    #: With ``captures``, the plies of takings searched at the horizon (each
+    #: side to move takes its best, or stands).
+    quiescence: int = 1
+    #: At the horizon the rest is played out by the greedy player's rules of
+    #: thumb for every seat: ``"round"`` until the hands are empty (then the
+    #: won cards are valued as at a horizon), ``"hand"`` to the hand's end
+    #: (scored exactly). ``None``: the won cards valued at the horizon itself.
+    roll_out: str | None = None
+    #: The other sides taken as fallible players: a reply's worth is the worst
+    #: for the searching side and, with this weight, the mean of the replies
+    #: (0: minimax, every side at its best).
+    fallible: float = 0.0
+    #: The other sides played as the fast play-outs' players: the rules of thumb,
+    #: and with this probability a random card (expectimax; None: not so).
+    modelled: float | None = None
+    #: With ``modelled``, the model's weight against the worst reply's.
+    model_share: float = 1.0
 
 
 def _category(mine: int, theirs: int, half: int, scale: float) -> float:
@@ -276,8 +293,12 @@ class ScopaSearch(_Root):
         if not self.hands[seat]:
             return self._deal(seat, table, last, left, depth, alpha, beta)
         if depth <= 0:
-            return self._horizon(seat, table, left)
+            return self._horizon(seat, table, last, left)
         maximising = self.side_of[seat] == self.side
+        if not maximising and self.evaluation.modelled is not None:
+            return self._modelled(seat, table, last, left, depth)
+        if not maximising and self.evaluation.fallible:
+            return self._fallible(seat, table, last, left, depth)
         best = -float("inf") if maximising else float("inf")
         mine = 0.0
         for card, take in self._moves(self.hands[seat], table):
@@ -295,6 +316,54 @@ class ScopaSearch(_Root):
                 break
         self._mine = mine
         return best
+
+    def _fallible(
+        self, seat: int, table: tuple[Card, ...], last: int | None, left: int, depth: int
+    ) -> float:
+        """An other side's turn, its replies weighed as a fallible player's: the
+        worst for the searching side, and with weight ``fallible`` their mean.
+        Every reply is searched with the full window (the mean needs them all)."""
+        share = self.evaluation.fallible
+        worst, worst_mine, total, total_mine = _INF, 0.0, 0.0, 0.0
+        moves = self._moves(self.hands[seat], table)
+        for card, take in moves:
+            worth = self._play(seat, card, take, table, last, left, depth, -_INF, _INF)
+            total += worth
+            total_mine += self._mine
+            if worth < worst:
+                worst, worst_mine = worth, self._mine
+        count = len(moves)
+        self._mine = (1 - share) * worst_mine + share * total_mine / count
+        return (1 - share) * worst + share * total / count
+
+    def _modelled(
+        self, seat: int, table: tuple[Card, ...], last: int | None, left: int, depth: int
+    ) -> float:
+        """An other side's turn played as the fast play-outs' players play it: the
+        rules of thumb, and with weight ``modelled`` a random card and taking
+        (expectimax, as the exact last round's model of the other seat); with
+        ``model_share`` below 1, that much of the model and the rest the worst
+        reply (a good player who cannot see the searching side's cards)."""
+        explore, share = self.evaluation.modelled, self.evaluation.model_share
+        assert explore is not None
+        hand = self.hands[seat]
+        greedy = greedy_play(hand, table, self.rules)
+        if not explore and share == 1:  # the rules of thumb's reply alone
+            return self._play(seat, *greedy, table, last, left, depth, -_INF, _INF)
+        model = model_mine = 0.0
+        worst, worst_mine = _INF, 0.0
+        for card in list(hand):
+            options = choices(card, table, self.rules)
+            weight = explore / len(hand) / len(options)
+            for take in options:
+                worth = self._play(seat, card, take, table, last, left, depth, -_INF, _INF)
+                chance = weight + (1 - explore) * ((card, take) == greedy)
+                model += chance * worth
+                model_mine += chance * self._mine
+                if worth < worst:
+                    worst, worst_mine = worth, self._mine
+        self._mine = share * model_mine + (1 - share) * worst_mine
+        return share * model + (1 - share) * worst
 
     def _moves(
         self, hand: list[Card], table: tuple[Card, ...]
@@ -329,7 +398,9 @@ class ScopaSearch(_Root):
         finally:
             self.dealt, self.hands = start, emptied
 
-    def _horizon(self, seat: int, table: tuple[Card, ...], left: int) -> float:
+    def _horizon(self, seat: int, table: tuple[Card, ...], last: int | None, left: int) -> float:
+        if self.evaluation.roll_out:
+            return self._roll_out(seat, table, last, left)
         mask = self.masks[self.side]
         self._mine = self.sweeps[self.side] + (mask & _SETTEBELLO_BIT != 0) + 1.5
         worth = scopa_static(self.masks, self.sweeps, self.side, self.evaluation.sevens)
@@ -348,13 +419,19 @@ class ScopaSearch(_Root):
                     return swept
         return worth
 
-    def _quiescence(self, seat: int, table: tuple[Card, ...], left: int, worth: float) -> float:
+    def _quiescence(
+        self, seat: int, table: tuple[Card, ...], left: int, worth: float, plies: int = 0
+    ) -> float:
         """The side to move takes what is worth most to it (a sweep included),
-        or stands on ``worth`` if no taking beats it."""
+        or stands on ``worth`` if no taking beats it; with ``plies`` left of
+        :attr:`Evaluation.quiescence`, the next seat answers the same way."""
+        plies = plies or self.evaluation.quiescence
         side = self.side_of[seat]
         mine = side == self.side
         best, before, sevens = worth, self.masks[side], self.evaluation.sevens
-        for card in self.hands[seat]:
+        hand = self.hands[seat]
+        following = (seat + 1) % self.players
+        for card in list(hand):
             for take in choices(card, table, self.rules):
                 if not take:
                     continue
@@ -365,20 +442,76 @@ class ScopaSearch(_Root):
                 sweep = len(take) == len(table) and is_sweep(self.rules, card, table, left == 1)
                 self.sweeps[side] += sweep
                 after = scopa_static(self.masks, self.sweeps, self.side, sevens)
+                rest = tuple([c for c in table if c not in take])
+                if plies > 1 and rest and left > 1:
+                    at = hand.index(card)
+                    del hand[at]
+                    if self.hands[following]:
+                        after = self._quiescence(following, rest, left - 1, after, plies - 1)
+                    hand.insert(at, card)
                 self.sweeps[side] -= sweep
+                self.masks[side] = before
                 if (after > best) if mine else (after < best):
                     best = after
-        self.masks[side] = before
         return best
 
-    def _final(self, table: tuple[Card, ...], last: int | None) -> float:
-        """The hand's end, scored by the engine's scoring."""
-        masks = list(self.masks)
+    def _roll_out(self, seat: int, table: tuple[Card, ...], last: int | None, left: int) -> float:
+        """The rest played by the greedy player's rules of thumb (every seat), on
+        copies: to the round's end (then valued as a horizon) or the hand's."""
+        rules, players, side_of = self.rules, self.players, self.side_of
+        hands = [list(h) for h in self.hands]
+        masks, sweeps = list(self.masks), list(self.sweeps)
+        dealt = self.dealt
+        whole_hand = self.evaluation.roll_out == "hand"
+        while left:
+            hand = hands[seat]
+            if not hand:
+                if not whole_hand:
+                    break
+                for position in range(players):
+                    receiver = (self.dealer + 1 + position) % players
+                    hands[receiver] = list(
+                        self.stock[dealt + position : dealt + players * self.hand_size : players]
+                    )
+                dealt += players * self.hand_size
+                hand = hands[seat]
+            card, take = greedy_play(hand, table, rules)
+            hand.remove(card)
+            left -= 1
+            if take:
+                side = side_of[seat]
+                bits = _BIT[card]
+                for taken in take:
+                    bits |= _BIT[taken]
+                masks[side] |= bits
+                if len(take) == len(table) and is_sweep(rules, card, table, not left):
+                    sweeps[side] += 1
+                table = tuple([c for c in table if c not in take])
+                last = side
+            else:
+                table = (*table, card)
+            seat = (seat + 1) % players
+        if not left:
+            return self._final(table, last, masks, sweeps)
+        self._mine = sweeps[self.side] + (masks[self.side] & _SETTEBELLO_BIT != 0) + 1.5
+        return scopa_static(masks, sweeps, self.side, self.evaluation.sevens)
+
+    def _final(
+        self,
+        table: tuple[Card, ...],
+        last: int | None,
+        won: Sequence[int] | None = None,
+        sweeps: Sequence[int] | None = None,
+    ) -> float:
+        """The hand's end, scored by the engine's scoring (of the search's won
+        cards and sweeps, or of ``won`` and ``sweeps``)."""
+        masks = list(self.masks if won is None else won)
+        sweeps = self.sweeps if sweeps is None else sweeps
         if table and last is not None:
             for card in table:
                 masks[last] |= _BIT[card]
         piles = [[c for c in DECK if mask >> c & 1] for mask in masks]
-        scored = score_hand(self.rules, piles, self.sweeps, self.declared)
+        scored = score_hand(self.rules, piles, sweeps, self.declared)
         totals = [side.total for side in scored]
         mine = totals[self.side]
         self._mine = float(mine)
