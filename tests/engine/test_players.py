@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from mazzo.engine import Game, game_of, get_game
+from mazzo.engine import Game, Move, game_of, get_game
 from mazzo.engine.cards import SUIT_OF
 from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, determinize, expert_search, suggest
 from mazzo.engine.players.games import bots_of
@@ -165,17 +165,22 @@ def test_the_time_policy_settles_on_a_lead_of_a_few_standard_errors() -> None:
     assert not settled(noisy, [sum(w[i] for w in noisy) for i in (0, 1)], 2.0)
 
 
+def _searched_openings(name: str, count: int) -> Iterator[tuple[Any, list[Move]]]:
+    """The first position's view and legal moves of ``count`` seeded games of
+    ``name`` (2-player Scopa, or 4-player Tressette), for the world search."""
+    game = get_game(name)
+    rules = SETUPS[0][2] if name == "scopa" else TressetteRules(players=4)
+    for seed in range(count):
+        state, _ = game.new_game(rules, seed=seed)
+        yield game.view(state, state.to_play), game.legal_moves(state)
+
+
 @pytest.mark.parametrize("name", ["scopa", "tressette"])
 def test_the_time_policy_spends_less_on_clear_choices(
     monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    game = get_game(name)
-    rules = SETUPS[0][2] if name == "scopa" else TressetteRules(players=4)
     spent, limit = [], 60
-    for seed in range(6):
-        state, _ = game.new_game(rules, seed=seed)
-        legal = game.legal_moves(state)
-        view = game.view(state, state.to_play)
+    for view, legal in _searched_openings(name, 6):
         monkeypatch.setattr(expert_search, "STOP_Z", 0.0)
         assert (
             CANDIDATES["search"](view, legal, Budget(limit), random.Random(1)).simulations == limit
@@ -192,8 +197,6 @@ def test_the_time_policy_spends_less_on_clear_choices(
 def test_the_hybrid_stage_leaves_the_rest_to_the_flat_search_of_the_kept_moves(
     monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    game = get_game(name)
-    rules = SETUPS[0][2] if name == "scopa" else TressetteRules(players=4)
     monkeypatch.setattr(expert_search, "FLAT_FROM", 10.0)
     flat_moves: list[list[Any]] = []
     real = expert_search.flat.sample
@@ -204,14 +207,10 @@ def test_the_hybrid_stage_leaves_the_rest_to_the_flat_search_of_the_kept_moves(
 
     monkeypatch.setattr(expert_search.flat, "sample", sample)
     left_to_flat = 0
-    for seed in range(4):
-        state, _ = game.new_game(rules, seed=seed)
-        legal = game.legal_moves(state)
+    for view, legal in _searched_openings(name, 4):
         flat_moves.clear()
         budget = Budget(10**6, 400.0, clock=_ticking())
-        chosen = CANDIDATES["search"](
-            game.view(state, state.to_play), legal, budget, random.Random(1)
-        )
+        chosen = CANDIDATES["search"](view, legal, budget, random.Random(1))
         assert chosen.move in legal
         if flat_moves:
             assert chosen.move in flat_moves[-1]

@@ -52,26 +52,22 @@ def test_the_true_hands_are_never_ruled_out(players: int) -> None:
         assert Plays(view, card_value).weight(state.hands, rng) > 0
 
 
-def _seat_1_led(card: Card) -> BriscolaView:
-    """Seat 0's view, first to answer: seat 1 led ``card``."""
-    state, _ = GAME.new_game(BriscolaRules(players=2), seed=1)
-    view = GAME.view(state, 0)
-    assert isinstance(view, BriscolaView)
-    return dataclasses.replace(view, trick=(card,), leader=1, hand_sizes=(3, 2))
-
-
 def test_a_lead_the_rules_of_thumb_would_not_make_makes_that_hand_unlikely() -> None:
-    trump = _seat_1_led(Card.of(4, 0)).trump_suit
+    state, _ = GAME.new_game(BriscolaRules(players=2), seed=1)
+    opening = GAME.view(state, 0)
+    assert isinstance(opening, BriscolaView)
+    trump = opening.trump_suit
     plain, other = [suit for suit in range(4) if suit != trump][:2]
     ace = Card.of(1, plain)
-    plays = Plays(_seat_1_led(ace), card_value)
+    # Seat 0's view, first to answer: seat 1 led the plain ace.
+    led = dataclasses.replace(opening, trick=(ace,), leader=1, hand_sizes=(3, 2))
+    plays = Plays(led, card_value)
     rng = random.Random(2)
-    mine = GAME.view(GAME.new_game(BriscolaRules(players=2), seed=1)[0], 0).hand
     # The rules of thumb lead the cheapest card: a plain ace (11 points) only
     # when the rest cost more (the three and the ace of trumps), never beside
     # two pointless plain cards.
-    beside_cheap_cards = plays.weight((mine, (Card.of(4, other), Card.of(5, other))), rng)
-    beside_trumps = plays.weight((mine, (Card.of(3, trump), Card.of(1, trump))), rng)
+    beside_cheap_cards = plays.weight((led.hand, (Card.of(4, other), Card.of(5, other))), rng)
+    beside_trumps = plays.weight((led.hand, (Card.of(3, trump), Card.of(1, trump))), rng)
     assert beside_cheap_cards == pytest.approx(NOISE / 3)
     assert beside_trumps == pytest.approx(1 - NOISE + NOISE / 3)
 

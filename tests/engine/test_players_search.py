@@ -32,16 +32,7 @@ BASELINE = pimc.player(worlds=3, depth=3)
 
 def _engine_minimax(state: ScopaState, side: int) -> float:
     """The hand's margin for ``side`` with both seats at their best, by the engine."""
-    outcomes = []
-    for move in SCOPA.legal_moves(state):
-        after, events = SCOPA.apply(state, move)
-        scored = [e for e in events if isinstance(e, HandScored)]
-        if scored:
-            totals = [s.total for s in scored[0].sides]
-            outcomes.append(float(totals[side] - totals[1 - side]))
-        else:
-            outcomes.append(_engine_minimax(after, side))
-    return max(outcomes) if state.to_play % 2 == side else min(outcomes)
+    return _engine_fallible(state, side, 0.0)
 
 
 @pytest.mark.parametrize(
