@@ -289,7 +289,7 @@ def _simulator(view: BriscolaView) -> Callable[[random.Random], BriscolaState]:
             if weight > 0:
                 pool.append(dealt)
                 totals.append(weight + (totals[-1] if totals else 0.0))
-        if not pool:  # plays no hand fits: the piles break the rules
+        if not pool:  # no deal fitted the plays (a guard: dealt hands hold their known cards)
             return tuple(determinize.deal_unseen(view, rng)[0])
         return rng.choices(pool, cum_weights=totals)[0]
 
