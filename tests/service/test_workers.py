@@ -377,7 +377,17 @@ def test_a_grpc_port_in_use_is_refused_at_start() -> None:
 # ---------------------------------------------------------------- SIGTERM
 
 
-def _grpc_stream(target: str, stop: threading.Event, outcomes: list[str]) -> None:
+@dataclass(frozen=True)
+class Cancelled:
+    """A gRPC call answered CANCELLED: when (time.monotonic()) and with what message."""
+
+    at: float
+    message: str
+
+
+def _grpc_stream(
+    target: str, stop: threading.Event, outcomes: list[str], cancelled: list[Cancelled]
+) -> None:
     with MazzoClient(target, timeout=GRACE_SECONDS) as client:
         while not stop.is_set():
             try:
@@ -386,6 +396,8 @@ def _grpc_stream(target: str, stop: threading.Event, outcomes: list[str]) -> Non
                 outcomes.append("OK")
             except MazzoError as error:
                 outcomes.append(error.code.name)
+                if error.code == grpc.StatusCode.CANCELLED:
+                    cancelled.append(Cancelled(time.monotonic(), error.message))
                 time.sleep(0.01)
 
 
@@ -408,6 +420,7 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
         served.wait_until_listening()
         stop = threading.Event()
         grpc_outcomes: list[list[str]] = [[] for _ in range(streams_per_transport)]
+        cancelled: list[Cancelled] = []
         rest_outcomes: list[str] = []
         rest_workers: set[int] = set()
         # Clients that keep sending on kept-alive connections, too: a draining
@@ -415,7 +428,9 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
         kept_alive: list[str] = []
         streams = (
             [
-                threading.Thread(target=_grpc_stream, args=(served.grpc_target, stop, outcomes))
+                threading.Thread(
+                    target=_grpc_stream, args=(served.grpc_target, stop, outcomes, cancelled)
+                )
                 for outcomes in grpc_outcomes
             ]
             + [
@@ -480,14 +495,21 @@ def test_sigterm_drains_every_worker_and_exits_zero() -> None:
     assert "Traceback" not in served.log
     assert "stopped unexpectedly" not in served.log
     # Every gRPC call succeeded or found the server gone, except for gRPC core's
-    # race (grpc/grpc#41785, see test_serve_process): a call that reached a
-    # server but not yet a handler when it began to stop is CANCELLED. A
-    # stream meets it at most once per worker: cancelled by one, it may
-    # reconnect to another that is stopping too.
+    # race (grpc/grpc#41785, see test_serve_process): a call that reaches a
+    # worker after its stop began, before the client has read the worker's
+    # GOAWAY, is CANCELLED by gRPC core with its bare message, and no handler
+    # ran it (Mazzo itself never answers CANCELLED, and a handler cut by the
+    # grace period would be UNAVAILABLE and make the stop take the grace).
+    # How many such calls a stream meets is up to gRPC and the scheduler
+    # (each worker stops on its own, and a stream moves between them), so
+    # they are not counted; each must come after SIGTERM and be core's.
     assert set(every_grpc) <= {"OK", "UNAVAILABLE", "CANCELLED"}, summary
     for outcomes in grpc_outcomes:
         assert "UNAVAILABLE" in outcomes, summary
-        assert outcomes.count("CANCELLED") <= WORKERS, summary
+    assert all(call.at > signalled and call.message == "CANCELLED" for call in cancelled), (
+        [(call.at - signalled, call.message) for call in cancelled],
+        summary,
+    )
     failed_rest = set(rest_outcomes) - {"200"}
     gone = {"ConnectionRefusedError", "ConnectionResetError", "RemoteDisconnected"}
     assert failed_rest <= gone | {"BrokenPipeError"}, summary
