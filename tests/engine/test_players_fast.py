@@ -16,11 +16,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mazzo.engine import Game, Move, get_game
-from mazzo.engine.briscola import BriscolaRules
+from mazzo.engine.briscola import BriscolaRules, card_points
 from mazzo.engine.events import (
     Capture,
     CardDrawn,
@@ -125,3 +125,40 @@ def test_briscola_play_outs_take_with_trumps_draw_and_count_as_the_engine(
     rules: BriscolaRules, seed: int, plies: int, explore: float
 ) -> None:
     check_play_out(BRISCOLA, rules, seed, plies, explore)
+
+
+def won_in(events: list[Event], seat: int) -> int:
+    """``seat``'s card points over the other's in the tricks ``events`` tell of."""
+    return sum(
+        (1 if e.side == seat else -1) * card_points(e.cards)
+        for e in events
+        if isinstance(e, TrickWon)
+    )
+
+
+def margin_after(state: Any, move: Move, seat: int) -> int:
+    """``seat``'s card points over the other's from ``move`` to the hand's end, both
+    playing at their best after it: a minimax through the engine's own moves,
+    tricks and scoring."""
+    after, events = BRISCOLA.apply(state, move)
+    if any(isinstance(e, HandScored) for e in events):
+        return won_in(events, seat)
+    worths = [margin_after(after, reply, seat) for reply in BRISCOLA.legal_moves(after)]
+    return won_in(events, seat) + (max(worths) if after.to_play == seat else min(worths))
+
+
+@settings(max_examples=300, derandomize=True)
+@given(seed=SEEDS, plies=st.integers(min_value=34, max_value=39))
+def test_two_player_briscola_play_outs_play_the_known_end_of_a_hand_at_its_best(
+    seed: int, plies: int
+) -> None:
+    # With the stock gone every card is known: the play-out plays the rest as a
+    # perfect player would, whichever card the seat starts with.
+    state, _ = position(BRISCOLA, BriscolaRules(players=2), seed, plies)
+    assume(state.turn_up is None)
+    seat = state.to_play
+    before = [card_points(pile) for pile in state.piles]
+    for move in BRISCOLA.legal_moves(state):
+        totals = fast_briscola.play_out(state, move, random.Random(seed), 0.0)
+        gained = [total - start for total, start in zip(totals, before, strict=True)]
+        assert gained[seat] - gained[1 - seat] == margin_after(state, move, seat), move

@@ -31,7 +31,7 @@ from mazzo.engine.briscola import (
     side_scores,
     winning_index,
 )
-from mazzo.engine.cards import SUIT_OF, Card
+from mazzo.engine.cards import DECK, SUIT_OF, SUITS, Card
 from mazzo.engine.events import CardDrawn, HandScored, TrickWon
 from mazzo.engine.game import Move
 from mazzo.engine.players import determinize
@@ -46,6 +46,9 @@ TRUMP_WORTH = 10
 WIN_WORTH = 30.0
 #: Random deals weighed for each simulated deal (see ``_simulator``).
 DEALS_WEIGHED = 2
+
+#: By lead then answer: whether the answer takes a two-card trick.
+Takes = tuple[tuple[bool, ...], ...]
 
 
 def play_out(
@@ -109,9 +112,22 @@ def play_out(
                     trace.events.append(HandScored(state.hand_number, scored, scores))
                 return tuple(points)
         if players == 2 and turn_up is None:  # everything known: the best answer
-            card = _best_answer(hands, seat, trick[0], trump)
+            mine, other = tuple(hands[seat]), tuple(hands[1 - seat])
+            card = _best_answer(mine, other, trick[0], _ANSWER_TAKES[trump])
         else:
             card = _policy(hands[seat], trick, trump, pairs, rng, explore)
+
+
+def _answer_takes(trump: int) -> Takes:
+    """By lead then answer (card indices): whether the answer takes a two-card
+    trick, by the engine's own ``winning_index`` (the end searches ask it most)."""
+    return tuple(
+        tuple(winning_index((lead, answer), trump) == 1 for answer in DECK) for lead in DECK
+    )
+
+
+#: :func:`_answer_takes` of each trump suit.
+_ANSWER_TAKES = tuple(_answer_takes(trump) for trump in range(len(SUITS)))
 
 
 def _play_exactly(
@@ -123,70 +139,81 @@ def _play_exactly(
 ) -> None:
     """Play the rest of a two-player hand (no stock, no trick in progress) as both
     seats at their best, adding the card points to ``points``."""
-    line: list[tuple[int, Card]] = []
-    _best_line(hands[0][:], hands[1][:], leader, trump, line)
-    trick: list[Card] = []
-    for seat, card in line:
-        trick.append(card)
+    takes = _ANSWER_TAKES[trump]
+    while hands[leader]:
+        lead_hand, answer_hand = hands[leader], hands[1 - leader]
+        lead = _best_lead(tuple(lead_hand), tuple(answer_hand), takes)
+        lead_hand.remove(lead)
+        answer = _best_answer(tuple(answer_hand), tuple(lead_hand), lead, takes)
+        answer_hand.remove(answer)
+        winner = 1 - leader if takes[lead][answer] else leader
+        points[winner] += CARD_POINTS[lead] + CARD_POINTS[answer]
         if trace is not None:
-            trace.moves.append(Move(seat, card))
-        if len(trick) == 1:
-            leader = seat
-            continue
-        winner = (leader + winning_index(trick, trump)) % 2
-        points[winner] += CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]]
-        if trace is not None:
-            trace.events.append(TrickWon(winner, winner, leader, tuple(trick)))
-        trick = []
+            trace.moves += (Move(leader, lead), Move(1 - leader, answer))
+            trace.events.append(TrickWon(winner, winner, leader, (lead, answer)))
+        leader = winner
 
 
-def _best_answer(hands: list[list[Card]], seat: int, lead: Card, trump: int) -> Card:
-    """Two players, every card known: the answer to ``lead`` worth the most to ``seat``
-    over the rest of the hand, both playing their best."""
-    mine, other = hands[seat], hands[1 - seat]
-    best, chosen = -1000, mine[0]
-    for answer in mine[:]:
-        taken = CARD_POINTS[lead] + CARD_POINTS[answer]
-        wins = winning_index((lead, answer), trump) == 1
-        mine.remove(answer)
-        first, second = (mine, other) if seat == 0 else (other, mine)
-        after = _best_line(first, second, seat if wins else 1 - seat, trump, [])
-        mine.append(answer)
-        margin = taken + after if wins else -taken - after
+def _best_lead(lead_hand: tuple[Card, ...], answer_hand: tuple[Card, ...], takes: Takes) -> Card:
+    """The lead worth the most to the leader over the rest of the hand, both at their best."""
+    best, chosen = -1000, lead_hand[0]
+    for i, lead in enumerate(lead_hand):
+        rest = lead_hand[:i] + lead_hand[i + 1 :]
+        margin = -_answer_margin(answer_hand, rest, lead, takes, -best)
+        if margin > best:
+            best, chosen = margin, lead
+    return chosen
+
+
+def _best_answer(hand: tuple[Card, ...], other: tuple[Card, ...], lead: Card, takes: Takes) -> Card:
+    """Two players, every card known: the answer to ``lead`` from ``hand`` worth the
+    most to its seat over the rest of the hand, both playing their best."""
+    best, chosen = -1000, hand[0]
+    for i, answer in enumerate(hand):
+        margin = _answered(hand[:i] + hand[i + 1 :], other, lead, answer, takes)
         if margin > best:
             best, chosen = margin, answer
     return chosen
 
 
-def _best_line(
-    first: list[Card], second: list[Card], leader: int, trump: int, line: list[tuple[int, Card]]
+def _answered(
+    hand: tuple[Card, ...], other: tuple[Card, ...], lead: Card, answer: Card, takes: Takes
 ) -> int:
-    """Negamax over the tricks left: the best points margin the ``leader`` can be
-    sure of, and (in ``line``) the moves that reach it."""
-    hands = (first, second) if leader == 0 else (second, first)
-    lead_hand, answer_hand = hands
+    """The answering seat's margin, ``answer`` played to ``lead``, ``hand`` and
+    ``other`` what it and the leader hold after the trick."""
+    taken = CARD_POINTS[lead] + CARD_POINTS[answer]
+    if takes[lead][answer]:
+        return taken + _margin(hand, other, takes)
+    return -taken - _margin(other, hand, takes)
+
+
+def _answer_margin(
+    hand: tuple[Card, ...], other: tuple[Card, ...], lead: Card, takes: Takes, cut: int
+) -> int:
+    """The answering seat's best margin against ``lead``; once it reaches ``cut``
+    the leader will not choose this lead, and the search of it stops."""
+    best = -1000
+    for i, answer in enumerate(hand):
+        margin = _answered(hand[:i] + hand[i + 1 :], other, lead, answer, takes)
+        if margin > best:
+            best = margin
+            if best >= cut:
+                break
+    return best
+
+
+def _margin(lead_hand: tuple[Card, ...], answer_hand: tuple[Card, ...], takes: Takes) -> int:
+    """Negamax over the tricks left: the best card-points margin the leader can be
+    sure of (alpha-beta's cut at the root of each trick: a lead whose answer
+    already does worse than the best lead found is not searched further)."""
     if not lead_hand:
         return 0
-    best, best_line = -1000, []
-    for lead in lead_hand[:]:
-        worst, worst_line = 1000, []
-        for answer in answer_hand[:]:
-            taken = CARD_POINTS[lead] + CARD_POINTS[answer]
-            answer_wins = winning_index((lead, answer), trump) == 1
-            lead_hand.remove(lead)
-            answer_hand.remove(answer)
-            rest: list[tuple[int, Card]] = []
-            winner = 1 - leader if answer_wins else leader
-            after = _best_line(first, second, winner, trump, rest)
-            lead_hand.append(lead)
-            answer_hand.append(answer)
-            # The leader's margin: the trick, then what the next leader makes of the rest.
-            margin = (-taken - after) if answer_wins else (taken + after)
-            if margin < worst:
-                worst, worst_line = margin, [(1 - leader, answer), *rest]
-        if worst > best:
-            best, best_line = worst, [(leader, lead), *worst_line]
-    line[:] = best_line
+    best = -1000
+    for i, lead in enumerate(lead_hand):
+        rest = lead_hand[:i] + lead_hand[i + 1 :]
+        margin = -_answer_margin(answer_hand, rest, lead, takes, -best)
+        if margin > best:
+            best = margin
     return best
 
 
