@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
 from concurrent import futures
 from dataclasses import dataclass
@@ -32,6 +34,49 @@ Metadata = tuple[tuple[str, str], ...]
 #: itself (RESOURCE_EXHAUSTED, no details); up to it the deserializer below
 #: refuses it in the documented form (REQUEST_TOO_LARGE).
 CORE_LIMIT_FACTOR = 4
+
+
+#: A stop closes what gRPC still holds once no call has been in flight for this
+#: long (see :meth:`GrpcServer.stop`): ample for a call gRPC had already handed
+#: over to reach its handler.
+QUIET_SECONDS = 1.0
+#: How often a stop looks whether it is over or quiet.
+STOP_POLL_SECONDS = 0.05
+
+
+class CallsInFlight:
+    """The engine calls this process's handlers are running, and since when none.
+
+    A stop asks :meth:`quiet_for`: a handler is entered (``with calls:``) only
+    once gRPC has handed the call over, so calls gRPC holds but will never hand
+    over do not count."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._running = 0
+        self._last_ended = clock()
+
+    def __enter__(self) -> None:
+        with self._lock:
+            self._running += 1
+
+    def __exit__(self, *_: object) -> None:
+        with self._lock:
+            self._running -= 1
+            if not self._running:
+                self._last_ended = self._clock()
+
+    def quiet_for(self, since: float) -> float:
+        """Seconds with no call running, counted from ``since`` at the earliest (on
+        this clock); 0 while one runs."""
+        with self._lock:
+            if self._running:
+                return 0.0
+            return self._clock() - max(since, self._last_ended)
+
+    def now(self) -> float:
+        return self._clock()
 
 
 def _core_limit(max_bytes: int) -> int:
@@ -92,10 +137,10 @@ def _request_deserializer(rpc: Rpc, max_bytes: int) -> Callable[[bytes], Any]:
 
 
 def _unary_behaviour(
-    call: Callable[[Any], Message], trailer: Metadata = ()
+    call: Callable[[Any], Message], calls: CallsInFlight, trailer: Metadata = ()
 ) -> Callable[[Any, grpc.ServicerContext], Any]:
     def behaviour(request: Any, context: grpc.ServicerContext) -> Any:
-        with i18n.speaking(_asked_locale(context)):
+        with calls, i18n.speaking(_asked_locale(context)):
             return answer(request, context)
 
     def answer(request: Any, context: grpc.ServicerContext) -> Any:
@@ -131,12 +176,15 @@ def _asked_locale(context: grpc.ServicerContext) -> str:
 
 
 def engine_handler(
-    handlers: EngineHandlers, worker: str | None = None, max_request_bytes: int = 65536
+    handlers: EngineHandlers,
+    calls: CallsInFlight,
+    worker: str | None = None,
+    max_request_bytes: int = 65536,
 ) -> grpc.GenericRpcHandler:
     trailer: Metadata = ((WORKER_METADATA_KEY, worker),) if worker else ()
     methods = {
         rpc.name: grpc.unary_unary_rpc_method_handler(
-            _unary_behaviour(rpc.call, trailer),
+            _unary_behaviour(rpc.call, calls, trailer),
             request_deserializer=_request_deserializer(rpc, max_request_bytes),
             response_serializer=rpc.response_type.SerializeToString,
         )
@@ -174,7 +222,10 @@ class GrpcServer:
                 ("grpc.so_reuseport", 1 if reuse_port else 0),
             ],
         )
-        self.server.add_generic_rpc_handlers((engine_handler(handlers, worker, max_message_bytes),))
+        self.calls = CallsInFlight()
+        self.server.add_generic_rpc_handlers(
+            (engine_handler(handlers, self.calls, worker, max_message_bytes),)
+        )
         self.health = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         reflection.enable_server_reflection(
@@ -199,6 +250,22 @@ class GrpcServer:
         self.health.enter_graceful_shutdown()
 
     def stop(self, grace: float) -> None:
-        """Refuse new calls, let in-flight ones finish for up to ``grace`` seconds."""
+        """Refuse new calls, let in-flight ones finish for up to ``grace`` seconds.
+
+        gRPC core can keep a call that reached it just as the stop began and
+        that it will never hand to a handler (a race of its shutdown): the stop
+        would wait the whole grace period for it, then cut it. So once no call
+        has run for :data:`QUIET_SECONDS` since the stop began, what gRPC still
+        holds is closed at once (such calls end UNAVAILABLE, and clients retry)."""
         self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
+        began = self.calls.now()
+        stopped = self.server.stop(grace)
+        while not stopped.wait(STOP_POLL_SECONDS):
+            if self.calls.quiet_for(began) >= QUIET_SECONDS:
+                log.info(
+                    "gRPC: no call in flight for %g s; closing the calls and connections "
+                    "it still held",
+                    QUIET_SECONDS,
+                )
+                self.server.stop(0).wait()
+                return
