@@ -361,6 +361,20 @@ def test_a_token_older_than_the_max_age_is_expired() -> None:
     assert refusal(sealer, token) == STATE_EXPIRED
 
 
+def test_a_token_dated_further_ahead_than_the_max_age_is_expired() -> None:
+    # Sealed by a replica whose clock runs ahead: up to the limit is skew and
+    # opens; further would let the token outlive the limit.
+    clock = Clock(1_800_000_000)
+    sealer = StateSealer([("k1", KEY_A)], max_age=3600, clock=clock)
+    clock.now += 3600
+    at_the_limit = sealer.seal(PAYLOAD)
+    clock.now += 1
+    past_it = sealer.seal(PAYLOAD)
+    clock.now -= 3601
+    assert sealer.open(at_the_limit) == PAYLOAD
+    assert refusal(sealer, past_it) == STATE_EXPIRED
+
+
 def test_without_a_max_age_tokens_never_expire() -> None:
     clock = Clock(1_800_000_000)
     sealer = StateSealer([("k1", KEY_A)], clock=clock)

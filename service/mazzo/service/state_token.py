@@ -31,7 +31,8 @@ Mazzo state at all.
 The plaintext is the time the token was sealed (8 bytes, whole seconds since
 the epoch, from the sealer's clock) followed by the payload: a sealer given a
 ``max_age`` refuses older tokens (STATE_EXPIRED), so a key can be retired once
-that long has passed since it last sealed.
+that long has passed since it last sealed, and tokens dated more than that
+ahead of its clock (a replica's clock far ahead must not mint lasting tokens).
 
 Everything before the nonce (the header) is passed to the cipher as associated
 data, so no header byte can change undetected. The declared ciphertext length
@@ -224,11 +225,22 @@ class StateSealer:
         return plaintext[SEALED_AT.size :], sealed_at
 
     def check_age(self, sealed_at: int) -> None:
-        """Refuse (STATE_EXPIRED) a token sealed more than ``max_age`` seconds ago."""
-        if self.max_age is not None and self._clock() - sealed_at > self.max_age:
+        """Refuse (STATE_EXPIRED) a token sealed more than ``max_age`` seconds ago, or
+        dated more than that ahead of this clock: a replica whose clock ran far
+        ahead must not seal tokens that outlive the limit."""
+        if self.max_age is None:
+            return
+        age = self._clock() - sealed_at
+        if age > self.max_age:
             raise StateTokenError(
                 STATE_EXPIRED,
                 "state is older than the server's limit of {limit} s",
+                limit=f"{self.max_age:g}",
+            )
+        if -age > self.max_age:
+            raise StateTokenError(
+                STATE_EXPIRED,
+                "state is dated more than the server's limit of {limit} s ahead of its clock",
                 limit=f"{self.max_age:g}",
             )
 
