@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import runpy
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from mazzo.service import i18n
+from mazzo.service import i18n, main
 from tests.i18n_support import all_problems, catalog_problems, placeholders
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,3 +109,33 @@ def test_mazzo_play_words_are_translated_with_their_placeholders_in_every_locale
         )
     ]
     assert problems == []
+
+
+@pytest.fixture
+def catalogs_without_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The installed catalogs, French's lost (a broken installation)."""
+    shutil.copytree(i18n.LOCALE_DIR, tmp_path / "locale")
+    shutil.rmtree(tmp_path / "locale" / "fr")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "locale")
+    i18n.translations.cache_clear()
+    yield tmp_path / "locale"
+    i18n.translations.cache_clear()  # the real catalogs again for the other tests
+
+
+def test_a_missing_catalog_is_an_error_not_english(catalogs_without_french: Path) -> None:
+    with pytest.raises(i18n.CatalogError, match="'fr'"):
+        i18n.load_catalogs()
+
+
+def test_the_server_does_not_start_without_every_catalog(
+    catalogs_without_french: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def served(*_: object) -> int:
+        raise AssertionError("the server started without the French catalog")
+
+    monkeypatch.setattr(main, "serve_one_process", served)
+    monkeypatch.setenv("MAZZO_WORKERS", "1")
+    assert main.main() == 2
+    assert "no message catalog for 'fr'" in capsys.readouterr().err

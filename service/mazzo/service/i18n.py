@@ -2,8 +2,9 @@
 
 The catalogs are ``locale/<lang>/LC_MESSAGES/mazzo.po`` beside this module,
 made from the engine's and the service's message templates by Babel's
-extractor (``babel.cfg``; docs/api.md, Languages). They are read once, at the
-first request in a language, and compiled in memory: nothing to build first.
+extractor (``babel.cfg``; docs/api.md, Languages). They are read once, as the
+server starts (:func:`load_catalogs`; a missing one stops it), and compiled in
+memory: nothing to build first.
 
 Each request names its language (REST: ``Accept-Language``; gRPC: the
 ``accept-language`` metadata), negotiated by Babel against :data:`LOCALES`;
@@ -74,12 +75,26 @@ def current_locale() -> str:
     return _speaking.get()
 
 
+class CatalogError(Exception):
+    """A language Mazzo speaks has no catalog (a broken installation)."""
+
+
+def load_catalogs() -> None:
+    """Read every language's catalog now, as the server starts: a missing one
+    stops the start (rather than answering in English), and no request pays
+    for compiling one."""
+    for locale in LOCALES:
+        translations(locale)
+
+
 @functools.cache
 def translations(locale: str) -> NullTranslations:
     """The catalog of ``locale``, compiled in memory; English needs none."""
-    path = LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if locale == DEFAULT_LOCALE or not path.is_file():
+    if locale == DEFAULT_LOCALE:
         return NullTranslations()
+    path = LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not path.is_file():
+        raise CatalogError(f"no message catalog for {locale!r}: {path} is missing")
     with path.open("rb") as po:
         catalog = read_po(po, locale=locale, domain=DOMAIN)
     compiled = io.BytesIO()

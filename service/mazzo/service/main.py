@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import sys
 
+from mazzo.service import i18n
 from mazzo.service.config import Config, ConfigError
 from mazzo.service.http_server import raise_file_limit
 from mazzo.service.process import serve_one_process
@@ -23,6 +24,11 @@ def main() -> int:
         config = Config.from_env()
     except ConfigError as error:
         print(f"mazzo: configuration error: {error}", file=sys.stderr)
+        return 2
+    try:
+        i18n.load_catalogs()  # before the workers fork: they share them
+    except i18n.CatalogError as error:
+        print(f"mazzo: installation error: {error}", file=sys.stderr)
         return 2
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
