@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import grpc
 import pytest
 
+from mazzo.service.headers import ANSWER_HEADERS
 from mazzo_client import MazzoClient, MazzoError
 from tests.service.processes import (
     LISTENING,
@@ -100,6 +101,14 @@ def test_both_transports_and_the_metrics_port_answer(fleet: Fleet) -> None:
 def test_metrics_stay_off_the_rest_port_by_default(fleet: Fleet) -> None:
     assert http_call(fleet.twin.ports["REST"], "GET", "/metrics").status == 404
     assert http_call(fleet.twin.ports["metrics"], "GET", "/metrics").status == 200
+
+
+def test_the_metrics_port_answers_with_the_security_headers(fleet: Fleet) -> None:
+    # Its answers are data, as the REST port's: never sniffed, framed or loading.
+    answer = http_call(fleet.twin.ports["metrics"], "GET", "/metrics")
+    assert answer.status == 200
+    for name, value in ANSWER_HEADERS:
+        assert answer.headers.get(name.lower()) == value, name
 
 
 def test_a_token_opens_in_another_process_with_the_same_keys(fleet: Fleet) -> None:

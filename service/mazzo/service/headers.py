@@ -1,7 +1,8 @@
 """The security headers of every REST answer, and the policies of the two pages.
 
-Every answer, JSON or page, from Flask or from the HTTP layer's own refusals,
-carries :data:`ANSWER_HEADERS`: no MIME sniffing, no referrer passed on, and
+Every answer, JSON or page, from Flask or from the HTTP layer's own refusals
+(and the metrics port's, :func:`with_answer_headers`), carries
+:data:`ANSWER_HEADERS`: no MIME sniffing, no referrer passed on, and
 a Content-Security-Policy. The API's answers are data, never a document: their
 policy lets them load nothing and be framed nowhere. The two pages (the web
 table at /play and the API reference at /docs) load only the server's own
@@ -10,6 +11,9 @@ nowhere either.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
 
 #: The policy of an answer that is data (JSON, /metrics): nothing to load or frame.
 DATA_POLICY = "default-src 'none'; frame-ancestors 'none'"
@@ -35,3 +39,20 @@ ANSWER_HEADERS: tuple[tuple[str, str], ...] = (
     ("Referrer-Policy", "no-referrer"),
     ("Content-Security-Policy", DATA_POLICY),
 )
+
+
+def with_answer_headers(
+    app: Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]],
+) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+    """A WSGI app that is not Flask's (the metrics port's Prometheus exposition)
+    with :data:`ANSWER_HEADERS` on every answer, unless it sets one itself."""
+
+    def wrapped(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        def start(status: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
+            present = {name.lower() for name, _ in headers}
+            added = [(n, v) for n, v in ANSWER_HEADERS if n.lower() not in present]
+            return start_response(status, [*headers, *added], *exc_info)
+
+        return app(environ, start)
+
+    return wrapped

@@ -30,6 +30,7 @@ from prometheus_client import make_wsgi_app
 from mazzo.service.config import Config, split_addr
 from mazzo.service.grpc_server import GrpcServer
 from mazzo.service.handlers import EngineHandlers
+from mazzo.service.headers import with_answer_headers
 from mazzo.service.http_server import TICK, HttpServer, WsgiApp, bind, limits_of, port_of
 from mazzo.service.metrics import Metrics
 from mazzo.service.rest import create_app
@@ -81,7 +82,7 @@ class ServerProcess:
             strict_json=config.strict_json,
             cors_origins=config.cors_origins,
         )
-        exporter = make_wsgi_app(metrics.exposition_registry)
+        exporter = with_answer_headers(make_wsgi_app(metrics.exposition_registry))
         return cls(config, searches, grpc, ready, rest_app, exporter)
 
     def start(self) -> None:
