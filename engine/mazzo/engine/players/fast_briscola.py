@@ -113,7 +113,7 @@ def play_out(
                 return tuple(points)
         if players == 2 and turn_up is None:  # everything known: the best answer
             mine, other = tuple(hands[seat]), tuple(hands[1 - seat])
-            card = _best_answer(mine, other, trick[0], _ANSWER_TAKES[trump])
+            card = _best_answer(mine, other, trick[0], _ANSWER_TAKES[trump])[1]
         else:
             card = _policy(hands[seat], trick, trump, pairs, rng, explore)
 
@@ -142,9 +142,9 @@ def _play_exactly(
     takes = _ANSWER_TAKES[trump]
     while hands[leader]:
         lead_hand, answer_hand = hands[leader], hands[1 - leader]
-        lead = _best_lead(tuple(lead_hand), tuple(answer_hand), takes)
+        lead = _best_lead(tuple(lead_hand), tuple(answer_hand), takes)[1]
         lead_hand.remove(lead)
-        answer = _best_answer(tuple(answer_hand), tuple(lead_hand), lead, takes)
+        answer = _best_answer(tuple(answer_hand), tuple(lead_hand), lead, takes)[1]
         answer_hand.remove(answer)
         winner = 1 - leader if takes[lead][answer] else leader
         points[winner] += CARD_POINTS[lead] + CARD_POINTS[answer]
@@ -154,67 +154,42 @@ def _play_exactly(
         leader = winner
 
 
-def _best_lead(lead_hand: tuple[Card, ...], answer_hand: tuple[Card, ...], takes: Takes) -> Card:
-    """The lead worth the most to the leader over the rest of the hand, both at their best."""
+def _best_lead(
+    lead_hand: tuple[Card, ...], answer_hand: tuple[Card, ...], takes: Takes
+) -> tuple[int, Card]:
+    """Negamax over the tricks left (``lead_hand`` not empty): the best card-points
+    margin the leader can be sure of, and the lead that makes it. Alpha-beta's cut
+    at each trick: a lead whose answer already does worse than the best lead
+    found is not searched further."""
     best, chosen = -1000, lead_hand[0]
     for i, lead in enumerate(lead_hand):
         rest = lead_hand[:i] + lead_hand[i + 1 :]
-        margin = -_answer_margin(answer_hand, rest, lead, takes, -best)
+        margin = -_best_answer(answer_hand, rest, lead, takes, -best)[0]
         if margin > best:
             best, chosen = margin, lead
-    return chosen
+    return best, chosen
 
 
-def _best_answer(hand: tuple[Card, ...], other: tuple[Card, ...], lead: Card, takes: Takes) -> Card:
-    """Two players, every card known: the answer to ``lead`` from ``hand`` worth the
-    most to its seat over the rest of the hand, both playing their best."""
+def _best_answer(
+    hand: tuple[Card, ...], other: tuple[Card, ...], lead: Card, takes: Takes, cut: int = 1000
+) -> tuple[int, Card]:
+    """Two players, every card known: the best margin the answering seat can be
+    sure of against ``lead``, from ``hand`` (``other``: the leader's cards left),
+    and the answer that makes it. Once the margin reaches ``cut`` the leader will
+    not choose this lead, and the search of it stops."""
     best, chosen = -1000, hand[0]
     for i, answer in enumerate(hand):
-        margin = _answered(hand[:i] + hand[i + 1 :], other, lead, answer, takes)
+        rest = hand[:i] + hand[i + 1 :]
+        taken = CARD_POINTS[lead] + CARD_POINTS[answer]
+        if takes[lead][answer]:
+            margin = taken + (_best_lead(rest, other, takes)[0] if rest else 0)
+        else:
+            margin = -taken - (_best_lead(other, rest, takes)[0] if rest else 0)
         if margin > best:
             best, chosen = margin, answer
-    return chosen
-
-
-def _answered(
-    hand: tuple[Card, ...], other: tuple[Card, ...], lead: Card, answer: Card, takes: Takes
-) -> int:
-    """The answering seat's margin, ``answer`` played to ``lead``, ``hand`` and
-    ``other`` what it and the leader hold after the trick."""
-    taken = CARD_POINTS[lead] + CARD_POINTS[answer]
-    if takes[lead][answer]:
-        return taken + _margin(hand, other, takes)
-    return -taken - _margin(other, hand, takes)
-
-
-def _answer_margin(
-    hand: tuple[Card, ...], other: tuple[Card, ...], lead: Card, takes: Takes, cut: int
-) -> int:
-    """The answering seat's best margin against ``lead``; once it reaches ``cut``
-    the leader will not choose this lead, and the search of it stops."""
-    best = -1000
-    for i, answer in enumerate(hand):
-        margin = _answered(hand[:i] + hand[i + 1 :], other, lead, answer, takes)
-        if margin > best:
-            best = margin
             if best >= cut:
                 break
-    return best
-
-
-def _margin(lead_hand: tuple[Card, ...], answer_hand: tuple[Card, ...], takes: Takes) -> int:
-    """Negamax over the tricks left: the best card-points margin the leader can be
-    sure of (alpha-beta's cut at the root of each trick: a lead whose answer
-    already does worse than the best lead found is not searched further)."""
-    if not lead_hand:
-        return 0
-    best = -1000
-    for i, lead in enumerate(lead_hand):
-        rest = lead_hand[:i] + lead_hand[i + 1 :]
-        margin = -_answer_margin(answer_hand, rest, lead, takes, -best)
-        if margin > best:
-            best = margin
-    return best
+    return best, chosen
 
 
 def _cheapest(card: Card, trump: int) -> tuple[bool, int, int]:
