@@ -85,6 +85,16 @@ def deck(
 # ---------------------------------------------------------------- servers
 
 
+class HandClock:
+    """A clock (seconds) that the test moves by hand, ``now``: no sleeping."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @dataclass
 class Stack:
     """One set of handlers behind a real gRPC server and a real REST server."""

@@ -14,23 +14,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from mazzo.service.grpc_server import QUIET_SECONDS, CallsInFlight, GrpcServer
-from tests.service.support import running_stack
+from tests.service.support import HandClock, running_stack
 
 #: A bound on waits for a condition: far more than any of them takes.
 WAIT_SECONDS = 30.0
 GRACE_SECONDS = 600.0
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_a_call_in_flight_is_never_quiet_and_quiet_counts_from_the_later_of_stop_and_end() -> None:
-    clock = FakeClock()
+    clock = HandClock(100.0)
     calls = CallsInFlight(clock)
     with calls:
         clock.now += 50
@@ -56,7 +48,7 @@ class HeldStop:
 
 
 @contextmanager
-def held_server(clock: FakeClock | None = None) -> Iterator[tuple[GrpcServer, HeldStop]]:
+def held_server(clock: HandClock | None = None) -> Iterator[tuple[GrpcServer, HeldStop]]:
     with running_stack(rest=False) as stack:
         server = stack.grpc_server
         if clock is not None:
@@ -84,7 +76,7 @@ def test_a_stop_closes_what_grpc_holds_once_no_call_has_run_for_a_while() -> Non
 
 
 def test_a_stop_waits_for_the_call_a_handler_runs() -> None:
-    clock = FakeClock()
+    clock = HandClock(100.0)
     with held_server(clock) as (server, held):
         polled = threading.Semaphore(0)
         quiet_for = server.calls.quiet_for

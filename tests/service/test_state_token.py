@@ -28,6 +28,7 @@ from mazzo.service.state_token import (
     generate_dev_key,
     parse_state_keys,
 )
+from tests.service.support import HandClock
 
 KEY_A = bytes(range(32))
 KEY_B = bytes(range(100, 132))
@@ -332,18 +333,8 @@ def test_an_unknown_key_that_is_no_development_key_is_named_as_unknown(
 # ---------------------------------------------------------------- token age
 
 
-class Clock:
-    """A clock the test moves by hand: no sleeping."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_a_token_records_when_it_was_sealed() -> None:
-    clock = Clock(1_800_000_000.7)
+    clock = HandClock(1_800_000_000.7)
     sealer = StateSealer([("k1", KEY_A)], clock=clock)
     token, sealed_at = sealer.seal_dated(PAYLOAD)
     clock.now += 1000
@@ -352,7 +343,7 @@ def test_a_token_records_when_it_was_sealed() -> None:
 
 
 def test_a_token_older_than_the_max_age_is_expired() -> None:
-    clock = Clock(1_800_000_000)
+    clock = HandClock(1_800_000_000)
     sealer = StateSealer([("k1", KEY_A)], max_age=3600, clock=clock)
     token = sealer.seal(PAYLOAD)
     clock.now += 3600
@@ -364,7 +355,7 @@ def test_a_token_older_than_the_max_age_is_expired() -> None:
 def test_a_token_dated_further_ahead_than_the_max_age_is_expired() -> None:
     # Sealed by a replica whose clock runs ahead: up to the limit is skew and
     # opens; further would let the token outlive the limit.
-    clock = Clock(1_800_000_000)
+    clock = HandClock(1_800_000_000)
     sealer = StateSealer([("k1", KEY_A)], max_age=3600, clock=clock)
     clock.now += 3600
     at_the_limit = sealer.seal(PAYLOAD)
@@ -376,7 +367,7 @@ def test_a_token_dated_further_ahead_than_the_max_age_is_expired() -> None:
 
 
 def test_without_a_max_age_tokens_never_expire() -> None:
-    clock = Clock(1_800_000_000)
+    clock = HandClock(1_800_000_000)
     sealer = StateSealer([("k1", KEY_A)], clock=clock)
     token = sealer.seal(PAYLOAD)
     clock.now += 10 * 365 * 86400

@@ -24,17 +24,14 @@ from mazzo.service.handlers import rpcs
 from mazzo.service.table import random_key
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
-from tests.service.support import Stack, http_call, refusal_of, running_stack, state_of
-
-
-class SetClock:
-    """The servers' wall clock, moved on by the tests."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
+from tests.service.support import (
+    HandClock,
+    Stack,
+    http_call,
+    refusal_of,
+    running_stack,
+    state_of,
+)
 
 
 class Refused(Exception):
@@ -56,13 +53,13 @@ class Transport:
 
     name: str
     call: Callable[[str, Message], Any]
-    clock: SetClock
+    clock: HandClock
     stack: Stack
 
 
 @pytest.fixture(scope="module")
-def served() -> Iterator[tuple[Stack, SetClock]]:
-    clock = SetClock()
+def served() -> Iterator[tuple[Stack, HandClock]]:
+    clock = HandClock(time.time())
     with running_stack(require_seat_credentials=True, clock=clock) as stack:
         yield stack, clock
 
@@ -97,7 +94,7 @@ def _rest_caller(stack: Stack) -> Callable[[str, Message], Any]:
 
 
 @pytest.fixture(params=["grpc", "rest"])
-def api(request: pytest.FixtureRequest, served: tuple[Stack, SetClock]) -> Iterator[Transport]:
+def api(request: pytest.FixtureRequest, served: tuple[Stack, HandClock]) -> Iterator[Transport]:
     stack, clock = served
     clock.now = time.time()
     if request.param == "grpc":
@@ -475,7 +472,7 @@ def test_a_one_second_clock_runs_out_on_the_real_clock() -> None:
     with running_stack(require_seat_credentials=True, rest=False) as stack:
         call, channel = _grpc_caller(stack)
         with channel:
-            api = Transport("grpc", call, SetClock(), stack)
+            api = Transport("grpc", call, HandClock(time.time()), stack)
             started = _clocked(api)
             credential = _credential(started, 0)
             move = _first_legal(api, started.state, credential)

@@ -17,7 +17,7 @@ import pytest
 
 from mazzo.v1 import engine_pb2 as pb
 from mazzo_client import MazzoClient, MazzoError
-from tests.service.support import KEYS, Stack, running_stack
+from tests.service.support import KEYS, HandClock, Stack, running_stack
 from tests.service.trust_support import Api, Refused, Relay, both_apis, grpc_api
 
 GAMES = {
@@ -31,16 +31,6 @@ GAMES = {
 TRANSPORTS = ("grpc", "rest")
 CARD = re.compile(r"(10|[1-9])[DCSB]")
 DENIED = "PERMISSION_DENIED"
-
-
-class Clock:
-    """The expiring server's clock, moved by the tests: no sleeping."""
-
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +47,7 @@ def strict_apis() -> Iterator[dict[str, Api]]:
         yield apis
 
 
-CLOCK = Clock()
+CLOCK = HandClock()
 
 
 @pytest.fixture(scope="module")
