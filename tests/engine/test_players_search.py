@@ -15,9 +15,10 @@ import pytest
 
 from benchmarks.arena import last_rounds
 from mazzo.engine import get_game
+from mazzo.engine.cards import COINS, SETTEBELLO, Card
 from mazzo.engine.events import HandScored
 from mazzo.engine.game import Move
-from mazzo.engine.players import CANDIDATES, Budget, endgame, fast_scopa, pimc
+from mazzo.engine.players import CANDIDATES, Budget, endgame, fast_scopa, pimc, search
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch, scopa_static
 from mazzo.engine.scopa import ScopaRules, ScopaState
@@ -160,6 +161,133 @@ def test_played_out_to_the_round_end_the_horizon_is_the_rules_of_thumb_to_it() -
             assert worth == pytest.approx(_greedy_round(state, move, side)), (state, move)
         checked += 1
     assert checked >= 10
+
+
+class _UnwindowedQuiescence(ScopaSearch):
+    """The capture quiescence weighing every taking, whatever the window."""
+
+    def _quiescence(
+        self,
+        seat: int,
+        table: tuple[Card, ...],
+        left: int,
+        worth: float,
+        alpha: float,
+        beta: float,
+        plies: int = 0,
+    ) -> float:
+        return super()._quiescence(seat, table, left, worth, -_INF, _INF, plies)
+
+
+_INF = float("inf")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        ScopaRules(),
+        ScopaRules(players=3),
+        ScopaRules.preset(Variant.SCOPONE_SCIENTIFICO),
+        ScopaRules.preset("quindici"),
+    ],
+    ids=lambda r: f"{r.variant.value}-{r.players}",
+)
+def test_the_quiescence_cut_by_the_window_keeps_every_moves_worth(
+    rules: ScopaRules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alpha-beta's window stops the quiescence early; the root's worths, which
+    the worlds add up, are those of the quiescence that weighs every taking."""
+    evaluations = (
+        Evaluation(captures=True),
+        Evaluation(captures=True, quiescence=2, sevens=True),
+        Evaluation(captures=True, quiescence=3, match=True),
+        Evaluation(captures=True, sevens=True, modelled=0.1, model_share=0.5),
+    )
+    weighed = {"windowed": 0, "full": 0}  # the takings the quiescence valued
+    weighing = "windowed"
+
+    def counted(*args: Any) -> float:
+        weighed[weighing] += 1
+        return scopa_static(*args)
+
+    monkeypatch.setattr(search, "scopa_static", counted)
+    checked = 0
+    for seed in range(1, 5):
+        for state in positions(SCOPA, rules, seed=seed, every=3):
+            legal = SCOPA.legal_moves(state)
+            for evaluation in evaluations:
+                side = rules.side_of(state.to_play)
+                weighing = "windowed"
+                worths = ScopaSearch(state, side, evaluation, _always).root(legal, depth=3)
+                weighing = "full"
+                full = _UnwindowedQuiescence(state, side, evaluation, _always)
+                assert worths == full.root(legal, depth=3), state
+                checked += 1
+    assert checked >= 40
+    assert weighed["windowed"] < weighed["full"]  # the window does cut
+
+
+def _always(_: int) -> bool:
+    return True
+
+
+def _plain_static(masks: list[int], sweeps: list[int], side: int, sevens: bool) -> float:
+    """The static evaluation from its definition: settebello and sweeps, and each
+    category by the lead (scopa_static looks the categories up in tables)."""
+
+    def category(mine: int, theirs: int, half: int, scale: float) -> float:
+        if mine > half:
+            return 1.0
+        if theirs > half:
+            return -1.0
+        return max(-0.8, min(0.8, (mine - theirs) / scale))
+
+    def count(mask: int, cards: Any) -> int:
+        return sum(1 for c in cards if mask >> c & 1)
+
+    def primiera(mask: int) -> int:
+        scale = (0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
+        suits = [[r for r in range(1, 11) if mask >> (suit * 10 + r - 1) & 1] for suit in range(4)]
+        return sum(max((scale[r] for r in ranks), default=0) for ranks in suits)
+
+    coins = range(10 * COINS, 10 * COINS + 10)
+    sevens_of = [suit * 10 + 6 for suit in range(4)]
+    sixes_of = [suit * 10 + 5 for suit in range(4)]
+    mine = masks[side]
+    worths = []
+    for other, theirs in enumerate(masks):
+        if other == side:
+            continue
+        if sevens:
+            my_sevens, their_sevens = count(mine, sevens_of), count(theirs, sevens_of)
+            lead = 0.35 * (my_sevens - their_sevens) + 0.1 * (
+                count(mine, sixes_of) - count(theirs, sixes_of)
+            )
+            best = 1.0 if my_sevens > 2 else -1.0 if their_sevens > 2 else max(-0.8, min(0.8, lead))
+        else:
+            best = category(primiera(mine), primiera(theirs), 1000, 40.0)
+        worths.append(
+            sweeps[side]
+            - sweeps[other]
+            + (mine >> SETTEBELLO & 1)
+            - (theirs >> SETTEBELLO & 1)
+            + category(count(mine, range(40)), count(theirs, range(40)), 20, 10.0)
+            + category(count(mine, coins), count(theirs, coins), 5, 4.0)
+            + best
+        )
+    return min(worths)
+
+
+def test_the_static_evaluation_is_the_categories_worth_by_their_definition() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        sides = rng.choice((2, 3))
+        owner = [rng.randrange(sides + 1) for _ in range(40)]  # sides: not yet won
+        masks = [sum(1 << c for c in range(40) if owner[c] == s) for s in range(sides)]
+        sweeps = [rng.randrange(4) for _ in range(sides)]
+        side, sevens = rng.randrange(sides), rng.random() < 0.5
+        expected = _plain_static(masks, sweeps, side, sevens)
+        assert scopa_static(masks, sweeps, side, sevens) == pytest.approx(expected, abs=1e-12)
 
 
 def test_the_search_leaves_its_world_as_it_found_it() -> None:
