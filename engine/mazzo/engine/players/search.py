@@ -145,7 +145,7 @@ def scopa_static(
 ) -> float:
     """What the won cards are worth to ``side`` against the best other side."""
     mine = masks[side]
-    my_sweeps = sweeps[side] + (mine & _SETTEBELLO_BIT != 0)
+    my_points = sweeps[side] + (mine & _SETTEBELLO_BIT != 0)  # sweeps and settebello
     cards_worth = _CARDS_WORTH[mine.bit_count()]
     coins_worth = _COINS_WORTH[(mine & _COINS_MASK).bit_count()]
     sevens_worth = _SEVENS_WORTH[_sevens_key(mine)]
@@ -155,7 +155,7 @@ def scopa_static(
         if other == side:
             continue
         worth = (
-            my_sweeps
+            my_points
             - sweeps[other]
             - (theirs & _SETTEBELLO_BIT != 0)
             + cards_worth[theirs.bit_count()]
@@ -424,8 +424,8 @@ class ScopaSearch(_Root):
         table: tuple[Card, ...],
         last: int | None,
         left: int,
-        alpha: float = -_INF,
-        beta: float = _INF,
+        alpha: float,
+        beta: float,
     ) -> float:
         if self.evaluation.roll_out:
             return self._roll_out(seat, table, last, left)
