@@ -23,6 +23,7 @@ from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch, scopa_static
 from mazzo.engine.scopa import ScopaRules, ScopaState
 from mazzo.engine.scopa_rules import Variant
+from mazzo.engine.scopa_scoring import PRIMIERA_SCALE
 from mazzo.engine.tressette import TressetteRules
 from tests.engine.players_support import SETUP_IDS, SETUPS, positions
 from tests.engine.test_players import _hidden_permuted
@@ -163,6 +164,9 @@ def test_played_out_to_the_round_end_the_horizon_is_the_rules_of_thumb_to_it() -
     assert checked >= 10
 
 
+_INF = float("inf")
+
+
 class _UnwindowedQuiescence(ScopaSearch):
     """The capture quiescence weighing every taking, whatever the window."""
 
@@ -177,9 +181,6 @@ class _UnwindowedQuiescence(ScopaSearch):
         plies: int = 0,
     ) -> float:
         return super()._quiescence(seat, table, left, worth, -_INF, _INF, plies)
-
-
-_INF = float("inf")
 
 
 @pytest.mark.parametrize(
@@ -246,9 +247,8 @@ def _plain_static(masks: list[int], sweeps: list[int], side: int, sevens: bool) 
         return sum(1 for c in cards if mask >> c & 1)
 
     def primiera(mask: int) -> int:
-        scale = (0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
         suits = [[r for r in range(1, 11) if mask >> (suit * 10 + r - 1) & 1] for suit in range(4)]
-        return sum(max((scale[r] for r in ranks), default=0) for ranks in suits)
+        return sum(max((PRIMIERA_SCALE[r] for r in ranks), default=0) for ranks in suits)
 
     coins = range(10 * COINS, 10 * COINS + 10)
     sevens_of = [suit * 10 + 6 for suit in range(4)]

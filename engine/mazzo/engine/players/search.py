@@ -148,7 +148,8 @@ def scopa_static(
     my_points = sweeps[side] + (mine & _SETTEBELLO_BIT != 0)  # sweeps and settebello
     cards_worth = _CARDS_WORTH[mine.bit_count()]
     coins_worth = _COINS_WORTH[(mine & _COINS_MASK).bit_count()]
-    sevens_worth = _SEVENS_WORTH[_sevens_key(mine)]
+    # One of the two primiera judgements, the one asked for.
+    sevens_worth = _SEVENS_WORTH[_sevens_key(mine)] if sevens else ()
     my_primiera = 0 if sevens else _primiera(mine)
     worst = _INF
     for other, theirs in enumerate(masks):
