@@ -12,6 +12,7 @@ from mazzo.engine import Game, Move, game_of, get_game
 from mazzo.engine.cards import SUIT_OF
 from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, determinize, expert_search, suggest
 from mazzo.engine.players.games import bots_of
+from mazzo.engine.players.search import Evaluation
 from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.tressette import TressetteRules
@@ -106,6 +107,98 @@ def test_a_simulated_deal_shows_the_seat_exactly_its_view(name: str, rules: Any)
             assert game.view(simulated, seat) == seen
             # The same moves (a view may show the hand in another order than the state's).
             assert set(game.legal_moves(simulated)) == set(game.legal_moves(state))
+
+
+#: The setups of the games the world search knows.
+SEARCHED = [(i, s) for i, s in zip(SETUP_IDS, SETUPS, strict=True) if bots_of(s[1]).searcher]
+
+
+@pytest.mark.parametrize(
+    ("name", "rules"), [s[1:] for _, s in SEARCHED], ids=[i for i, _ in SEARCHED]
+)
+def test_an_evenly_dealt_world_shows_the_seat_exactly_its_view(name: str, rules: Any) -> None:
+    searcher = bots_of(name).searcher
+    assert searcher is not None
+    game = get_game(name)
+    rng = random.Random(2)
+    for state in positions(game, rules, seed=31, every=5):
+        seat = state.to_play
+        seen = game.view(state, seat)
+        world = searcher(seen, even=True)
+        for _ in range(12):  # more than a pass of the unseen cards, late in a hand
+            simulated = world(rng, Evaluation(), lambda _: True, 0).start
+            assert game.view(simulated, seat) == seen
+            assert set(game.legal_moves(simulated)) == set(game.legal_moves(state))
+
+
+def _unevenness(view: Any, dealt: list[Any], seat: int) -> int:
+    """How much more often ``seat``'s hand held one unseen card than another."""
+    counts = dict.fromkeys(determinize.unseen_cards(view), 0)
+    for hands, _ in dealt:
+        for card in hands[seat]:
+            if card not in view.known[seat]:
+                counts[card] += 1
+    return max(counts.values()) - min(counts.values())
+
+
+@pytest.mark.parametrize(
+    ("name", "rules", "spread"),
+    [
+        ("scopa", ScopaRules(), 1),
+        ("scopa", ScopaRules.preset("scopone_scientifico"), 2),
+        ("tressette", TressetteRules(players=4), 2),
+        ("tressette", TressetteRules(), 1),
+    ],
+    ids=["scopa2", "scopone", "tressette4", "tressette2"],
+)
+def test_even_deals_give_each_other_hand_every_unseen_card_as_often_as_another(
+    name: str, rules: Any, spread: int
+) -> None:
+    """With a stock every other hand, without one every other hand but the
+    last (which holds what the others leave), holds each unseen card as often
+    as any other within one pass's share and one deal: ``spread``, which
+    independent deals exceed."""
+    game = get_game(name)
+    rng = random.Random(5)
+    checked = uneven_independent = 0
+    for state in positions(game, rules, seed=41, every=4):
+        seen = game.view(state, state.to_play)
+        voids = shown_voids(seen) if name == "tressette" else ()
+        others = [s for s in range(len(seen.hand_sizes)) if s != seen.seat]
+        queued = others if seen.stock_size else others[:-1]
+        if any(voids) or not queued or not determinize.unseen_cards(seen):
+            continue
+        checked += 1
+        deal = determinize.even_dealer(seen, voids)
+        dealt = [deal(rng) for _ in range(30)]
+        for n in range(1, len(dealt) + 1):
+            for seat in queued:
+                assert _unevenness(seen, dealt[:n], seat) <= spread, (n, seat)
+        independent = [determinize.deal_unseen(seen, rng) for _ in range(30)]
+        uneven_independent += any(_unevenness(seen, independent, s) > spread for s in queued)
+    assert checked >= 2
+    # The property is the dealer's: independent deals break it.
+    assert uneven_independent > 0
+
+
+def test_even_deals_respect_shown_voids() -> None:
+    game = get_game("tressette")
+    rng = random.Random(4)
+    found = 0
+    for seed in range(6):
+        for state in positions(game, TressetteRules(players=4), seed=seed, every=1):
+            seen = game.view(state, state.to_play)
+            voids = shown_voids(seen)
+            if not any(voids):
+                continue
+            found += 1
+            deal = determinize.even_dealer(seen, voids)
+            for _ in range(3):
+                hands, _ = deal(rng)
+                for other, mask in enumerate(voids):
+                    dealt = [c for c in hands[other] if c not in seen.known[other]]
+                    assert not any(mask >> SUIT_OF[c] & 1 for c in dealt)
+    assert found > 0
 
 
 @pytest.mark.parametrize("players", [2, 4])

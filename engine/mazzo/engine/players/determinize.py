@@ -13,12 +13,20 @@ places a player has to follow. What the view shows and the deal respects:
   no card of such a suit is dealt to it.
 
 The stock's order is drawn at random too: nobody knows it.
+
+A search of a few dozen deals judges a move by the other hands those deals
+happen to hold, and independent deals crowd some unseen cards into a hand and
+leave others out. :func:`even_dealer` deals in passes instead, so that over
+the deals each other hand holds each unseen card about as often as any other
+(stratified sampling). In 2-player Scopa this lifted the world search's
+wins against the PIMC baseline about as much as four times the worlds lift the
+baseline's (docs/bots.md).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mazzo.engine.cards import DECK, SUIT_OF, Card
@@ -34,9 +42,11 @@ def unseen_cards(view: Any) -> list[Card]:
     return [c for c in DECK if c not in seen]
 
 
-def deal_unseen(
-    view: Any, rng: random.Random, voids: Sequence[int] = ()
-) -> tuple[list[tuple[Card, ...]], tuple[Card, ...]]:
+#: Every seat's hand (the view's seat's own included) and the stock.
+Dealt = tuple[list[tuple[Card, ...]], tuple[Card, ...]]
+
+
+def deal_unseen(view: Any, rng: random.Random, voids: Sequence[int] = ()) -> Dealt:
     """Every seat's hand (its known cards, then dealt ones) and the stock.
 
     ``voids``: by seat, the suits (bit masks) not to deal it. Without voids the
@@ -66,6 +76,72 @@ def deal_unseen(
         hands[seat] = (*view.known[seat], *given[index])
     hands[view.seat] = view.hand
     return hands, tuple(stock)
+
+
+def even_dealer(view: Any, voids: Sequence[int] = ()) -> Callable[[random.Random], Dealt]:
+    """Deals that fit ``view``, as :func:`deal_unseen`'s, in which each other
+    hand holds each unseen card about as often as any other, from one deal to
+    the next.
+
+    Each other hand draws its unknown cards from a queue of its own: passes
+    of every unseen card in random order, one after the other. A card another
+    hand already holds in this deal waits at the front of the queue for the
+    next deal. Over ``n`` deals, a hand has then held each card as often as any
+    other, give or take one pass's share and one deal. The stock (in random
+    order) takes what the hands leave, or, with no stock, the last other hand
+    does. Where a seat has shown a void, the deal is :func:`deal_unseen`'s
+    (cards go to the seats that may hold them; no queue could keep to that).
+    """
+    if any(voids):
+        return lambda rng: deal_unseen(view, rng, voids)
+    unseen = unseen_cards(view)
+    holders = [seat for seat in range(len(view.hand_sizes)) if seat != view.seat]
+    needs = [view.hand_sizes[seat] - len(view.known[seat]) for seat in holders]
+    # With no stock, the last other hand holds what the others leave.
+    queues: list[list[Card]] = [[] for _ in holders[: None if view.stock_size else -1]]
+
+    def deal(rng: random.Random) -> Dealt:
+        held: set[Card] = set()
+        # One queue short of the hands where the last hand takes the rest.
+        given = [
+            _draw(queue, need, held, unseen, rng)
+            for queue, need in zip(queues, needs, strict=False)
+        ]
+        rest = [c for c in unseen if c not in held]
+        rng.shuffle(rest)
+        if not view.stock_size:
+            given.append(rest)
+            rest = []
+        hands: list[tuple[Card, ...]] = [()] * len(view.hand_sizes)
+        for seat, cards in zip(holders, given, strict=True):
+            hands[seat] = (*view.known[seat], *cards)
+        hands[view.seat] = view.hand
+        return hands, tuple(rest)
+
+    return deal
+
+
+def _draw(
+    queue: list[Card], need: int, held: set[Card], cards: Sequence[Card], rng: random.Random
+) -> list[Card]:
+    """``need`` cards from the front of ``queue`` that are not ``held`` yet
+    (those wait there), a new pass of ``cards`` shuffled behind it when it runs
+    short; the cards drawn join ``held``."""
+    drawn: list[Card] = []
+    at = 0
+    while len(drawn) < need:
+        if at == len(queue):
+            fresh = list(cards)
+            rng.shuffle(fresh)
+            queue.extend(fresh)
+        card = queue[at]
+        if card in held:
+            at += 1
+            continue
+        del queue[at]
+        drawn.append(card)
+        held.add(card)
+    return drawn
 
 
 ALL_SUITS = 0b1111
@@ -125,10 +201,11 @@ def _deal_around_voids(
     return stock
 
 
-def scopa_state(view: ScopaView, rng: random.Random) -> ScopaState:
-    """A full Scopa state that fits ``view``."""
+def scopa_state(view: ScopaView, rng: random.Random, dealt: Dealt | None = None) -> ScopaState:
+    """A full Scopa state that fits ``view``, its hands and stock ``dealt``
+    (by default :func:`deal_unseen`'s)."""
     assert view.rules is not None, "a view from mazzo.engine.scopa.view carries its rules"
-    hands, stock = deal_unseen(view, rng)
+    hands, stock = dealt or deal_unseen(view, rng)
     status = view.status
     return ScopaState(
         rules=view.rules,
@@ -150,12 +227,16 @@ def scopa_state(view: ScopaView, rng: random.Random) -> ScopaState:
 
 
 def tressette_state(
-    view: TressetteView, rng: random.Random, voids: Sequence[int] = ()
+    view: TressetteView,
+    rng: random.Random,
+    voids: Sequence[int] = (),
+    dealt: Dealt | None = None,
 ) -> TressetteState:
     """A full Tressette state that fits ``view``; ``voids`` from
-    :func:`mazzo.engine.players.voids.shown_voids` (worked out once per choice)."""
+    :func:`mazzo.engine.players.voids.shown_voids` (worked out once per choice),
+    its hands and stock ``dealt`` (by default :func:`deal_unseen`'s)."""
     assert view.rules is not None, "a view from mazzo.engine.tressette.view carries its rules"
-    hands, stock = deal_unseen(view, rng, voids)
+    hands, stock = dealt or deal_unseen(view, rng, voids)
     status = view.status
     players = len(hands)
     # Cards known to others stay shown while a stock remains (drawn, declared).

@@ -221,14 +221,17 @@ def _simulator(view: ScopaView) -> Callable[[random.Random], ScopaState]:
     return lambda rng: determinize.scopa_state(view, rng)
 
 
-def _searcher(view: ScopaView) -> World:
+def _searcher(view: ScopaView, even: bool = False) -> World:
     # Imported here: the world search is built on this module's capture choices.
     from mazzo.engine.players.search import ScopaSearch
+
+    deal = determinize.even_dealer(view) if even else None
 
     def world(
         rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int
     ) -> ScopaSearch:
-        return ScopaSearch(determinize.scopa_state(view, rng), view.side, evaluation, more, done)
+        state = determinize.scopa_state(view, rng, deal(rng) if deal else None)
+        return ScopaSearch(state, view.side, evaluation, more, done)
 
     return world
 

@@ -156,13 +156,15 @@ def _simulator(view: TressetteView) -> Callable[[random.Random], TressetteState]
     return lambda rng: determinize.tressette_state(view, rng, voids)
 
 
-def _searcher(view: TressetteView) -> World:
+def _searcher(view: TressetteView, even: bool = False) -> World:
     voids = shown_voids(view)  # once per choice, as the simulator's
+    deal = determinize.even_dealer(view, voids) if even else None
 
     def world(
         rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int
     ) -> TressetteSearch:
-        state = determinize.tressette_state(view, rng, voids)
+        dealt = deal(rng) if deal else None
+        state = determinize.tressette_state(view, rng, voids, dealt)
         return TressetteSearch(state, view.side, evaluation, more, done)
 
     return world

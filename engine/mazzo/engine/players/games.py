@@ -13,9 +13,12 @@ module holding ``BOTS``):
 * ``reward(points, side)``: what a simulated hand's points by side are worth to
   ``side`` (by default its points minus the best other side's; a game whose
   hands are won or lost, not scored, weighs the win);
-* ``searcher(view)``, for the games the world search knows (else ``None``):
-  how to deal a world that fits ``view`` and make its search
+* ``searcher(view, even=False)``, for the games the world search knows (else
+  ``None``): how to deal a world that fits ``view`` and make its search
   (:mod:`mazzo.engine.players.search`), as ``world(rng, evaluation, more, done)``;
+  with ``even``, the successive worlds' other hands cover the unseen cards
+  evenly (:func:`mazzo.engine.players.determinize.even_dealer`), else each is
+  dealt independently (the classic design's sampling);
   ``search_depth``, the moves the expert searches ahead in each world;
 * ``exact_endgame(view)``: whether the view fixes the whole state, so that
   one exact search (:mod:`mazzo.engine.players.endgame`) replaces the sampling
@@ -63,7 +66,7 @@ class GameBots:
     play_out: Callable[[Any, Move, random.Random, float], tuple[int, ...]]
     move_value: Callable[[Any, Move], float]
     reward: Callable[[Sequence[int], int], float] = margin
-    searcher: Callable[[Any], World] | None = None
+    searcher: Callable[..., World] | None = None
     search_depth: int = 0
     exact_endgame: Callable[[Any], bool] = _never
 
