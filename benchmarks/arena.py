@@ -1,10 +1,10 @@
 """`make arena`: players against each other, whole matches on duplicate deals.
 
     python -m benchmarks.arena --rows scopa:expert-greedy --pairs 100 --budget-ms 100
-    python -m benchmarks.arena --speed            # the expert's simulations a second
+    python -m benchmarks.arena --speed            # the play-outs a second
     python -m benchmarks.arena --last-rounds 600  # Scopa's last round: exact search vs sampling
     python -m benchmarks.arena --smoke            # tiny counts: checks that it all runs
-    python -m benchmarks.arena --rows scopa:search-pimc --budget-ms 12 --search STOP_Z=1.5
+    python -m benchmarks.arena --rows scopa:expert-pimc --budget-ms 12 --search STOP_Z=1.5
 
 A row ``SETUP:A-B`` plays ``--pairs`` pairs of matches to the game's target
 between player A (side 0 in the first match of a pair) and player B. Each pair
@@ -14,14 +14,15 @@ out. In a game of three sides a "pair" is three matches, A on each side in
 turn and B on the two others. Pairs run in parallel on ``--workers``
 processes (default: every core but one). A player's budget is CPU time
 (``time.process_time``), so a busy machine costs a player simulations, not
-moves; ``--simulations`` bounds the expert by a
-count instead, which makes a run reproducible. ``--search NAME=JSON`` sets one
-of the search candidate's constants or evaluation's fields for the run.
+moves; ``--simulations`` bounds the searching levels by a count instead (the
+intermediate level's simulated deals, the expert's worlds), which makes a run
+reproducible. ``--search NAME=JSON`` sets one of the expert's world search's
+constants or evaluation's fields for the run.
 
 Each row prints A's match win rate and A's points per hand minus B's (the
 mean of B's sides), each
 with a 95% interval (mean of the pairs +- 1.96 standard errors), the CPU time
-per move of each player and the expert's simulations per second. Results go
+per move of each player and A's simulations (deals or worlds) per second. Results go
 to benchmarks/results/arena-latest.json unless --results names a file.
 """
 
@@ -49,15 +50,14 @@ from mazzo.engine import get_game
 from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.events import HandScored
 from mazzo.engine.players import (
-    CANDIDATES,
     PLAYERS,
     Budget,
     Player,
-    expert,
-    expert_search,
     greedy,
+    montecarlo,
     pimc,
     suggest,
+    world_search,
 )
 from mazzo.engine.players.search import Evaluation
 from mazzo.engine.scopa import ScopaRules, ScopaState
@@ -117,9 +117,8 @@ SETUPS: dict[str, tuple[str, str, Callable[..., Any]]] = {
 }
 
 
-#: The engine's levels, its candidates, and the PIMC baseline (its worlds and
-#: depth from --pimc).
-ARENA_PLAYERS = (*PLAYERS, *CANDIDATES, "pimc")
+#: The engine's levels and the PIMC baseline (its worlds and depth from --pimc).
+ARENA_PLAYERS = (*PLAYERS, "pimc")
 
 
 @dataclass(frozen=True)
@@ -155,7 +154,7 @@ class Settings:
     def player(self, level: str) -> Player:
         if level == "pimc":
             return pimc.player(self.pimc_worlds, self.pimc_depth)
-        return CANDIDATES.get(level) or PLAYERS[level]
+        return PLAYERS[level]
 
 
 def play_match(row: Row, settings: Settings, seed: int, a_side: int) -> dict[str, Any]:
@@ -342,10 +341,11 @@ def match_table(summaries: list[dict[str, Any]], settings: Settings) -> Table:
 
 
 def speed_table(simulations: int, seeds: int) -> Table:
-    """The expert's simulated deals a second (CPU) from the first position of ``seeds`` games."""
+    """The intermediate level's simulated deals (the fast play-outs) a second
+    (CPU) from the first position of ``seeds`` games."""
     table = Table(
-        "expert_speed",
-        f"Expert: simulated deals a second (CPU), {simulations} a move",
+        "playout_speed",
+        f"Intermediate level: simulated deals a second (CPU), {simulations} a move",
         ["game", "positions", "simulations/s", "ms per simulation"],
     )
     for label, name, make_rules in SETUPS.values():
@@ -356,7 +356,7 @@ def speed_table(simulations: int, seeds: int) -> Table:
             view = game.view(state, state.to_play)
             legal = game.legal_moves(state)
             started = time.process_time()
-            chosen = suggest("expert", view, legal, Budget(simulations), random.Random(seed))
+            chosen = suggest("intermediate", view, legal, Budget(simulations), random.Random(seed))
             spent += time.process_time() - started
             done += chosen.simulations
         rate = done / spent if spent else 0.0
@@ -365,21 +365,21 @@ def speed_table(simulations: int, seeds: int) -> Table:
 
 
 def last_round_table(count: int, budget_ms: float, seed: int) -> Table:
-    """The expert's exact search of 2-player Scopa's last round against the
+    """The intermediate level's exact search of 2-player Scopa's last round against the
     sampling search it replaces: ``count`` last rounds (of first hands played
     by two greedy players), each finished twice against the greedy player."""
     budget = Budget(UNLIMITED, budget_ms / 1000, time.process_time)
     margins, exact_ms = [], []
     for position in itertools.islice(last_rounds(ScopaRules(), itertools.count(seed)), count):
         spent: list[float] = []  # the exact search's CPU time, move by move
-        exact = hand_margin(position, _timed(expert.choose, spent), budget, random.Random(seed))
-        sampled = hand_margin(position, expert.sample, budget, random.Random(seed))
+        exact = hand_margin(position, _timed(montecarlo.choose, spent), budget, random.Random(seed))
+        sampled = hand_margin(position, montecarlo.sample, budget, random.Random(seed))
         margins.append(exact - sampled)
         exact_ms.append(spent[0])
     mean, low, high = _interval(margins)
     table = Table(
         "last_round",
-        f"Expert, 2-player Scopa's last round: exact search against sampling,"
+        f"Intermediate level, 2-player Scopa's last round: exact search against sampling,"
         f" {budget_ms:g} ms a move (CPU), against greedy",
         [
             "last rounds",
@@ -499,18 +499,18 @@ def _setting(text: str) -> tuple[str, Any]:
 
 
 def tune_search(settings: dict[str, Any]) -> None:
-    """The search candidate with its module's constants (upper case) or its
+    """The expert's world search with its module's constants (upper case) or its
     evaluation's fields (lower case) set as ``settings`` says."""
     fields = {f.name for f in dataclasses.fields(Evaluation)}
     evaluation = {k: v for k, v in settings.items() if k in fields}
     for name, value in settings.items():
         if name in fields:
             continue
-        if not name.isupper() or not hasattr(expert_search, name):
+        if not name.isupper() or not hasattr(world_search, name):
             raise SystemExit(f"--search {name}: no such constant or evaluation field")
-        setattr(expert_search, name, value)
+        setattr(world_search, name, value)
     if evaluation:
-        expert_search.EVALUATION = dataclasses.replace(expert_search.EVALUATION, **evaluation)
+        world_search.EVALUATION = dataclasses.replace(world_search.EVALUATION, **evaluation)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -535,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="NAME=JSON",
-        help="set one of the search candidate's constants (STOP_Z=1.5) or evaluation's"
+        help="set one of the expert's world search's constants (STOP_Z=1.5) or evaluation's"
         " fields (captures=true) for this run",
     )
     parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from benchmarks import arena
-from mazzo.engine.players import expert_search
+from mazzo.engine.players import world_search
 
 
 def test_a_smoke_arena_prints_every_row_and_writes_its_results(
@@ -29,7 +29,7 @@ def test_a_smoke_arena_prints_every_row_and_writes_its_results(
     assert body["settings"]["smoke"] is True
     assert body["settings"]["rows"] == rows
     tables = {t["name"]: t for t in body["tables"]}
-    assert set(tables) == {"arena", "expert_speed", "last_round"}
+    assert set(tables) == {"arena", "playout_speed", "last_round"}
     for table in tables.values():
         assert table["title"] in printed
         for row in table["rows"]:
@@ -40,7 +40,7 @@ def test_a_smoke_arena_prints_every_row_and_writes_its_results(
         ["Tressette, 4 players", "random", "expert"],
         ["Scopa, 3 players (A against two B)", "expert", "random"],
     ]
-    assert {row[0] for row in tables["expert_speed"]["rows"]} == {
+    assert {row[0] for row in tables["playout_speed"]["rows"]} == {
         label for label, _, _ in arena.SETUPS.values()
     }
     # One duplicate set a row: the same seed, A on each side in turn.
@@ -99,16 +99,16 @@ def test_overruns_are_summarised_by_their_worst_and_percentiles() -> None:
     assert arena.overrun_summary(matches, 1)["max_ms"] == 0.0
 
 
-def test_the_search_candidates_settings_are_set_for_a_run(
+def test_the_world_searchs_settings_are_set_for_a_run(
     tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(expert_search, "STOP_Z", expert_search.STOP_Z)
-    monkeypatch.setattr(expert_search, "EVALUATION", expert_search.EVALUATION)
+    monkeypatch.setattr(world_search, "STOP_Z", world_search.STOP_Z)
+    monkeypatch.setattr(world_search, "EVALUATION", world_search.EVALUATION)
     results = tmp_path / "arena.json"
-    argv = ["--smoke", "--rows", "scopa:search-greedy", "--results", str(results)]
+    argv = ["--smoke", "--rows", "scopa:expert-greedy", "--results", str(results)]
     assert arena.main([*argv, "--search", "STOP_Z=2.5", "--search", "quiescence=2"]) == 0
-    assert expert_search.STOP_Z == 2.5
-    assert expert_search.EVALUATION.quiescence == 2
+    assert world_search.STOP_Z == 2.5
+    assert world_search.EVALUATION.quiescence == 2
     body = json.loads(results.read_text())
     assert body["settings"]["search"] == {"STOP_Z": 2.5, "quiescence": 2}
     for bad in (["--search", "NOT_THERE=1"], ["--search", "STOP_Z=one"]):

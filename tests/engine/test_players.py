@@ -10,7 +10,7 @@ import pytest
 
 from mazzo.engine import Game, Move, game_of, get_game
 from mazzo.engine.cards import SUIT_OF
-from mazzo.engine.players import CANDIDATES, PLAYERS, Budget, determinize, expert_search, suggest
+from mazzo.engine.players import PLAYERS, Budget, determinize, suggest, world_search
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.search import Evaluation
 from mazzo.engine.players.voids import shown_voids
@@ -223,14 +223,14 @@ def test_shown_voids_are_true_and_simulated_deals_respect_them(players: int) -> 
     assert found > 0
 
 
-def test_the_expert_stops_after_its_simulations_in_whole_deals() -> None:
+def test_the_intermediate_level_stops_after_its_simulations_in_whole_deals() -> None:
     game = get_game("scopa")
     state, _ = game.new_game(SETUPS[0][2], seed=8)
     legal = game.legal_moves(state)
     view = game.view(state, state.to_play)
     # A deal is played out once per legal move: the budget is used in whole deals.
     for count in (len(legal), 17, 5 * len(legal) - 1):
-        done = suggest("expert", view, legal, Budget(count), random.Random(1)).simulations
+        done = suggest("intermediate", view, legal, Budget(count), random.Random(1)).simulations
         assert done == count // len(legal) * len(legal)
 
 
@@ -242,13 +242,13 @@ def test_the_world_search_stops_after_its_simulations(name: str) -> None:
     view = game.view(state, state.to_play)
     # The expert's simulations are the worlds it searched, each to its depth.
     for count in (1, 2, 7):
-        chosen = CANDIDATES["search"](view, legal, Budget(count), random.Random(1))
+        chosen = PLAYERS["expert"](view, legal, Budget(count), random.Random(1))
         assert chosen.simulations == count
         assert chosen.move in legal
 
 
 def test_the_time_policy_settles_on_a_lead_of_a_few_standard_errors() -> None:
-    settled = expert_search._settled
+    settled = world_search._settled
     # Moves that tie in every world: nothing to learn from more worlds.
     assert settled([[1.0, 1.0]] * 6, [6.0, 6.0], 2.0)
     # A steady lead settles; the same mean lead with a wide spread does not.
@@ -274,14 +274,12 @@ def test_the_time_policy_spends_less_on_clear_choices(
 ) -> None:
     spent, limit = [], 60
     for view, legal in _searched_openings(name, 6):
-        monkeypatch.setattr(expert_search, "STOP_Z", 0.0)
-        assert (
-            CANDIDATES["search"](view, legal, Budget(limit), random.Random(1)).simulations == limit
-        )
-        monkeypatch.setattr(expert_search, "STOP_Z", 1.5)
-        chosen = CANDIDATES["search"](view, legal, Budget(limit), random.Random(1))
+        monkeypatch.setattr(world_search, "STOP_Z", 0.0)
+        assert PLAYERS["expert"](view, legal, Budget(limit), random.Random(1)).simulations == limit
+        monkeypatch.setattr(world_search, "STOP_Z", 1.5)
+        chosen = PLAYERS["expert"](view, legal, Budget(limit), random.Random(1))
         assert chosen.move in legal
-        assert expert_search.STOP_MIN <= chosen.simulations <= limit
+        assert world_search.STOP_MIN <= chosen.simulations <= limit
         spent.append(chosen.simulations)
     assert min(spent) < limit
 
@@ -290,20 +288,20 @@ def test_the_time_policy_spends_less_on_clear_choices(
 def test_the_hybrid_stage_leaves_the_rest_to_the_flat_search_of_the_kept_moves(
     monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    monkeypatch.setattr(expert_search, "FLAT_FROM", 10.0)
+    monkeypatch.setattr(world_search, "FLAT_FROM", 10.0)
     flat_moves: list[list[Any]] = []
-    real = expert_search.flat.sample
+    real = world_search.flat.sample
 
     def sample(view: Any, legal: Any, *rest: Any) -> Any:
         flat_moves.append(list(legal))
         return real(view, legal, *rest)
 
-    monkeypatch.setattr(expert_search.flat, "sample", sample)
+    monkeypatch.setattr(world_search.flat, "sample", sample)
     left_to_flat = 0
     for view, legal in _searched_openings(name, 4):
         flat_moves.clear()
         budget = Budget(10**6, 400.0, clock=_ticking())
-        chosen = CANDIDATES["search"](view, legal, budget, random.Random(1))
+        chosen = PLAYERS["expert"](view, legal, budget, random.Random(1))
         assert chosen.move in legal
         if flat_moves:
             assert chosen.move in flat_moves[-1]
@@ -318,14 +316,14 @@ def _ticking() -> Callable[[], float]:
     return lambda: float(next(ticks))
 
 
-def test_the_expert_stops_when_its_injected_clock_runs_out() -> None:
+def test_the_intermediate_level_stops_when_its_injected_clock_runs_out() -> None:
     game = get_game("tressette")
     state, _ = game.new_game(TressetteRules(), seed=8)
     count = len(game.legal_moves(state))
     ticks = iter(range(1000))
     budget = Budget(simulations=10**6, seconds=3 * count + 1, clock=lambda: float(next(ticks)))
     suggestion = suggest(
-        "expert",
+        "intermediate",
         game.view(state, state.to_play),
         game.legal_moves(state),
         budget,
@@ -341,16 +339,16 @@ def test_the_expert_reports_the_points_it_expects() -> None:
     game = get_game("scopa")
     state, _ = game.new_game(SETUPS[0][2], seed=8)
     legal = game.legal_moves(state)
-    players = ((PLAYERS["expert"], Budget(3 * len(legal))), (CANDIDATES["search"], Budget(4)))
+    players = ((PLAYERS["intermediate"], Budget(3 * len(legal))), (PLAYERS["expert"], Budget(4)))
     for level, (player, budget) in enumerate(players):
         suggestion = player(game.view(state, 0), legal, budget, random.Random(1))
         assert suggestion.expected_points is not None, level
         assert 0 <= suggestion.expected_points <= 40, level
 
 
-def test_the_candidate_models_the_other_seat_only_at_a_table_of_two() -> None:
-    for players, modelled in ((2, expert_search.EVALUATION.modelled), (4, None)):
+def test_the_expert_models_the_other_seat_only_at_a_table_of_two() -> None:
+    for players, modelled in ((2, world_search.EVALUATION.modelled), (4, None)):
         state, _ = get_game("scopa").new_game(ScopaRules(players=players), seed=1)
         view = get_game("scopa").view(state, state.to_play)
-        assert expert_search.evaluation_of(view).modelled == modelled
-    assert expert_search.EVALUATION.modelled is not None
+        assert world_search.evaluation_of(view).modelled == modelled
+    assert world_search.EVALUATION.modelled is not None

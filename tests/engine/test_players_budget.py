@@ -17,7 +17,14 @@ from typing import Any
 import pytest
 
 from mazzo.engine import get_game
-from mazzo.engine.players import Budget, expert, expert_search, fast_scopa, fast_tressette, search
+from mazzo.engine.players import (
+    Budget,
+    fast_scopa,
+    fast_tressette,
+    montecarlo,
+    search,
+    world_search,
+)
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.tressette import TressetteRules
 
@@ -71,10 +78,10 @@ def test_the_flat_search_starts_no_play_out_past_its_deadline(
         return real(*args)
 
     # The expert finds the play-out through the game's hooks (players/games.py).
-    monkeypatch.setattr(expert, "bots_for", lambda view: replace(fast.BOTS, play_out=timed))
+    monkeypatch.setattr(montecarlo, "bots_for", lambda view: replace(fast.BOTS, play_out=timed))
     view, _, legal = _first_position(name, rules, moves=1)
     seconds = 100.0
-    chosen = expert.choose(view, legal, Budget(UNLIMITED, seconds, clock), random.Random(1))
+    chosen = montecarlo.choose(view, legal, Budget(UNLIMITED, seconds, clock), random.Random(1))
     assert chosen.move in legal
     assert len(starts) > len(legal)  # it searched more than one deal
     assert max(starts) < seconds  # no play-out began at or past the deadline
@@ -104,7 +111,7 @@ def test_the_world_search_stops_within_a_few_nodes_of_its_deadline(
     monkeypatch.setattr(kind, "_tick", timed)
     view, _, legal = _first_position(name, rules, moves=1)
     seconds = 1000.0
-    chosen = expert_search.choose(view, legal, Budget(UNLIMITED, seconds, clock), random.Random(1))
+    chosen = world_search.choose(view, legal, Budget(UNLIMITED, seconds, clock), random.Random(1))
     assert chosen.move in legal
     assert chosen.simulations > 0
     late = [t for t in starts if t >= seconds]

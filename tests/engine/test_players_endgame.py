@@ -1,4 +1,4 @@
-"""The expert's exact search of a 2-player Scopa hand's last round.
+"""The intermediate level's exact search of a 2-player Scopa hand's last round.
 
 The last rounds and the hands finished from them are the arena's
 (``python -m benchmarks.arena --last-rounds``), so the test and the measure
@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks.arena import hand_margin, last_rounds
 from mazzo.engine import get_game
-from mazzo.engine.players import Budget, endgame, expert, suggest
+from mazzo.engine.players import Budget, endgame, montecarlo, suggest
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.scopa_rules import Variant
 
@@ -28,7 +28,9 @@ def test_with_the_stock_empty_two_players_see_the_whole_state(rules: ScopaRules)
     state = next(last_rounds(rules, range(1, 50)))
     seen = SCOPA.view(state, state.to_play)
     assert endgame.solvable(seen)
-    suggestion = suggest("expert", seen, SCOPA.legal_moves(state), Budget(10**6), random.Random(1))
+    suggestion = suggest(
+        "intermediate", seen, SCOPA.legal_moves(state), Budget(10**6), random.Random(1)
+    )
     assert suggestion.move in SCOPA.legal_moves(state)
     assert suggestion.simulations > 0
     assert suggestion.expected_points is not None
@@ -49,8 +51,8 @@ def test_the_exact_search_plays_the_last_round_better_than_sampling() -> None:
     budget = Budget(600)
     exact, sampled = [], []
     for seed, position in enumerate(positions):
-        exact.append(hand_margin(position, expert.choose, budget, random.Random(seed)))
-        sampled.append(hand_margin(position, expert.sample, budget, random.Random(seed)))
+        exact.append(hand_margin(position, montecarlo.choose, budget, random.Random(seed)))
+        sampled.append(hand_margin(position, montecarlo.sample, budget, random.Random(seed)))
     assert len(positions) >= 100
     assert sum(exact) > sum(sampled)
     # Where the two differ the exact search mostly comes out ahead.
@@ -63,15 +65,15 @@ def test_the_exact_search_stops_within_its_budget() -> None:
     for state in last_rounds(ScopaRules(), range(1, 40)):
         legal = SCOPA.legal_moves(state)
         seen = SCOPA.view(state, state.to_play)
-        full = suggest("expert", seen, legal, Budget(10**6), random.Random(1))
+        full = suggest("intermediate", seen, legal, Budget(10**6), random.Random(1))
         if full.simulations > 4:
             break
     else:
         pytest.fail("no last round with more than 4 hand ends")
     for count in (1, 4, full.simulations - 1):
-        cut = suggest("expert", seen, legal, Budget(count), random.Random(1))
+        cut = suggest("intermediate", seen, legal, Budget(count), random.Random(1))
         assert cut.simulations <= count
         assert cut.move in legal
     # The exact search may spend half the budget; the sampling search has the rest.
     enough = Budget(2 * full.simulations)
-    assert suggest("expert", seen, legal, enough, random.Random(1)) == full
+    assert suggest("intermediate", seen, legal, enough, random.Random(1)) == full

@@ -18,7 +18,7 @@ from mazzo.engine import get_game
 from mazzo.engine.cards import COINS, SETTEBELLO, Card
 from mazzo.engine.events import HandScored
 from mazzo.engine.game import Move
-from mazzo.engine.players import CANDIDATES, Budget, endgame, fast_scopa, pimc, search
+from mazzo.engine.players import PLAYERS, Budget, endgame, fast_scopa, pimc, search
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch, scopa_static
 from mazzo.engine.scopa import ScopaRules, ScopaState
@@ -362,7 +362,7 @@ def test_each_game_gives_its_world_search_through_its_hooks(name: str, rules: An
             assert bots.search_depth > 0
             world = bots.searcher(view)(random.Random(1), Evaluation(), lambda _: True, 0)
             assert len(world.root(legal, 2)) == len(legal)
-        chosen = CANDIDATES["search"](view, legal, Budget(3), random.Random(2))
+        chosen = PLAYERS["expert"](view, legal, Budget(3), random.Random(2))
         assert chosen.move in legal
         if bots.exact_endgame(view):
             assert name == "scopa" and view.stock_size == 0 and len(view.hand_sizes) == 2

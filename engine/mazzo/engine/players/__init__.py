@@ -9,12 +9,10 @@ a :class:`Suggestion` (see :mod:`mazzo.engine.players.base`)::
     seen = game.view(state, seat)
     suggestion = suggest("expert", seen, game.legal_moves(state), Budget(200), random.Random(7))
 
-``random`` plays any legal move, ``greedy`` the rules of thumb one move ahead,
-``expert`` a flat determinized Monte Carlo search (docs/bots.md).
-
-:data:`CANDIDATES` are players the arena measures that no level names yet:
-``search``, a search of every sampled world (:mod:`.expert_search`), which does
-not yet beat the expert at every budget.
+The levels, weakest first: ``random`` plays any legal move, ``greedy`` the
+rules of thumb one move ahead, ``intermediate`` a flat determinized Monte
+Carlo search (:mod:`.montecarlo`), ``expert`` a search of every sampled world
+(:mod:`.world_search`); docs/bots.md.
 """
 
 from __future__ import annotations
@@ -24,18 +22,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from mazzo.engine.game import Move
-from mazzo.engine.players import expert, expert_search, greedy, random_player
+from mazzo.engine.players import greedy, montecarlo, random_player, world_search
 from mazzo.engine.players.base import Budget, Player, Suggestion
 
+#: By level name, weakest first.
 PLAYERS: dict[str, Player] = {
     "random": random_player.choose,
     "greedy": greedy.choose,
-    "expert": expert.choose,
+    "intermediate": montecarlo.choose,
+    "expert": world_search.choose,
 }
 
-CANDIDATES: dict[str, Player] = {"search": expert_search.choose}
-
-__all__ = ["CANDIDATES", "PLAYERS", "Budget", "Player", "Suggestion", "suggest"]
+__all__ = ["PLAYERS", "Budget", "Player", "Suggestion", "suggest"]
 
 
 def suggest(

@@ -10,7 +10,7 @@ scoring hold as they do in play.
 The seat's own moves are chosen at their best. The other seat is taken to
 play as the Monte Carlo search's simulated players do (the greedy player's
 rules of thumb, and a random card with probability
-:data:`engine.players.expert.EXPLORE`), so a node of its turn is worth the
+:data:`mazzo.engine.players.montecarlo.EXPLORE`), so a node of its turn is worth the
 average of its replies weighed by that model (expectimax). Taking it for a
 perfect player instead (minimax) was measured worse against the greedy player
 by 0.38 points a hand (600 last rounds): a perfect opponent makes most moves

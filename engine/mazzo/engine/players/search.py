@@ -5,7 +5,7 @@ hands, and the stock's order. This module searches such a world a few moves
 deep on the fast path's mutable lists (no Move, state or event is made), and
 values what it reaches with a static evaluation of the cards each side has
 won. Two users: the PIMC baseline (:mod:`mazzo.engine.players.pimc`), and the
-expert's world search (:mod:`mazzo.engine.players.expert`), which adds the
+expert's world search (:mod:`mazzo.engine.players.world_search`), which adds the
 sweep a table leaves to the side to move and the match's target.
 
 Every node is counted, and every :data:`CHECK_EVERY` nodes the caller's meter

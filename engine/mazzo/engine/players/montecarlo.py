@@ -1,4 +1,4 @@
-"""The expert: determinized Monte Carlo search over one seat's view.
+"""The ``intermediate`` level: flat determinized Monte Carlo search over one seat's view.
 
 Each round of the search deals the unseen cards at random in a way that fits
 the view (:mod:`mazzo.engine.players.determinize`), then, for every legal move of

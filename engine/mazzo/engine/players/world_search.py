@@ -30,7 +30,7 @@ total is played. What it adds to the classic design (:mod:`mazzo.engine.players.
 Its ``simulations`` are the worlds searched (in the exact last round, the hand
 ends reached): a ``simulations`` limit bounds the worlds. With a budget too
 small for one world, the flat Monte Carlo search
-(:mod:`mazzo.engine.players.expert`, the ``expert`` level) chooses with
+(:mod:`mazzo.engine.players.montecarlo`, the ``intermediate`` level) chooses with
 what is left.
 """
 
@@ -42,8 +42,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from mazzo.engine.game import Move
-from mazzo.engine.players import endgame
-from mazzo.engine.players import expert as flat
+from mazzo.engine.players import endgame, montecarlo
 from mazzo.engine.players.base import Budget, Suggestion
 from mazzo.engine.players.games import bots_for
 from mazzo.engine.players.search import Evaluation, OutOfBudget
@@ -81,7 +80,7 @@ STOP_Z = 0.0
 STOP_MIN = 6
 #: The time policy's second stage. A budget of at least ``FLAT_FROM`` seconds
 #: gives the world search ``SEARCH_SHARE`` of it; the flat Monte Carlo search
-#: (:mod:`mazzo.engine.players.expert`, whose play-outs follow the rules of
+#: (:mod:`mazzo.engine.players.montecarlo`, whose play-outs follow the rules of
 #: thumb to the hand's end) spends the rest on the moves whose worth a world is
 #: within ``KEEP_WITHIN`` of the best's, and chooses among them. None: never.
 FLAT_FROM: float | None = None
@@ -105,14 +104,14 @@ def choose(
     more = budget.meter()
     searcher = bots_for(view).searcher
     if searcher is None:  # a game the world search does not know
-        return flat.sample(view, legal_moves, budget, rng, more)
+        return montecarlo.sample(view, legal_moves, budget, rng, more)
     if endgame.solvable(view):
         # The view fixes the whole state: one world, searched to the hand's end.
         search = searcher(view)(rng, evaluation_of(view), more, 0)  # the one world there is
         try:
             worths = search.root(legal_moves, LAST_ROUND_DEPTH)
         except OutOfBudget:
-            return flat.sample(view, legal_moves, budget, rng, more)
+            return montecarlo.sample(view, legal_moves, budget, rng, more)
         best = max(range(len(legal_moves)), key=worths.__getitem__)
         return Suggestion(legal_moves[best], search.points[best], 1)
     if FLAT_FROM is None or budget.clock is None or budget.seconds < FLAT_FROM:
@@ -121,7 +120,7 @@ def choose(
     kept = [m for m, w in zip(legal_moves, searched.worths, strict=True) if w >= -KEEP_WITHIN]
     if len(kept) < 2:
         return searched.suggestion
-    return flat.sample(view, kept, budget, rng, more, searched.suggestion.simulations)
+    return montecarlo.sample(view, kept, budget, rng, more, searched.suggestion.simulations)
 
 
 class Searched(NamedTuple):
@@ -170,7 +169,7 @@ def search_worlds(
             if worlds >= STOP_MIN and _settled(history, totals, STOP_Z):
                 break
     if not worlds:
-        chosen = flat.sample(view, legal_moves, budget, rng, more, done)
+        chosen = montecarlo.sample(view, legal_moves, budget, rng, more, done)
         return Searched(chosen, [0.0 if m == chosen.move else -_INF for m in legal_moves])
     if PRIOR:
         # The search's horizon sees no difference between many moves (which card
