@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -284,36 +285,29 @@ def test_the_time_policy_spends_less_on_clear_choices(
     assert min(spent) < limit
 
 
-@pytest.mark.parametrize("name", ["scopa", "tressette"])
-def test_the_hybrid_stage_leaves_the_rest_to_the_flat_search_of_the_kept_moves(
-    monkeypatch: pytest.MonkeyPatch, name: str
+@pytest.mark.parametrize("density", [0.5, 2.0])
+def test_a_games_worlds_a_millisecond_bound_the_expert_by_its_budget(
+    monkeypatch: pytest.MonkeyPatch, density: float
 ) -> None:
-    monkeypatch.setattr(world_search, "FLAT_FROM", 10.0)
-    flat_moves: list[list[Any]] = []
-    real = world_search.flat.sample
+    hooks = replace(bots_of("scopa"), worlds_per_ms=lambda view: density)
+    monkeypatch.setattr(world_search, "bots_for", lambda view: hooks)
 
-    def sample(view: Any, legal: Any, *rest: Any) -> Any:
-        flat_moves.append(list(legal))
-        return real(view, legal, *rest)
+    def stopped() -> float:  # a clock that never runs out
+        return 0.0
 
-    monkeypatch.setattr(world_search.flat, "sample", sample)
-    left_to_flat = 0
-    for view, legal in _searched_openings(name, 4):
-        flat_moves.clear()
-        budget = Budget(10**6, 400.0, clock=_ticking())
-        chosen = PLAYERS["expert"](view, legal, budget, random.Random(1))
-        assert chosen.move in legal
-        if flat_moves:
-            assert chosen.move in flat_moves[-1]
-            assert set(map(repr, flat_moves[-1])) <= set(map(repr, legal))
-            left_to_flat += 1
-    assert left_to_flat  # some choice was close enough to leave to the flat search
-
-
-def _ticking() -> Callable[[], float]:
-    """A clock that moves one unit each time it is read."""
-    ticks = iter(range(10**6))
-    return lambda: float(next(ticks))
+    for view, legal in _searched_openings("scopa", 3):
+        for milliseconds in (4, 10):
+            budget = Budget(10**6, milliseconds / 1000, stopped)
+            chosen = PLAYERS["expert"](view, legal, budget, random.Random(1))
+            assert chosen.simulations == round(density * milliseconds)
+            # A simulations limit below it still binds; with no clock, no time bounds.
+            assert (
+                PLAYERS["expert"](
+                    view, legal, Budget(2, 0.01, stopped), random.Random(1)
+                ).simulations
+                == 2
+            )
+            assert PLAYERS["expert"](view, legal, Budget(7), random.Random(1)).simulations == 7
 
 
 def test_the_intermediate_level_stops_when_its_injected_clock_runs_out() -> None:

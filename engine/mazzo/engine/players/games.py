@@ -20,6 +20,8 @@ module holding ``BOTS``):
   evenly (:func:`mazzo.engine.players.determinize.even_dealer`), else each is
   dealt independently (the classic design's sampling);
   ``search_depth``, the moves the expert searches ahead in each world;
+  ``worlds_per_ms(view)``, at most how many worlds the expert searches a
+  millisecond of its budget (``None``: as many as the budget allows);
 * ``exact_endgame(view)``: whether the view fixes the whole state, so that
   one exact search (:mod:`mazzo.engine.players.endgame`) replaces the sampling
   (the last round of a 2-player Scopa hand).
@@ -60,6 +62,10 @@ def _never(_: Any) -> bool:
     return False
 
 
+def _unbounded(_: Any) -> float | None:
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class GameBots:
     simulator: Callable[[Any], Callable[[random.Random], Any]]
@@ -68,6 +74,7 @@ class GameBots:
     reward: Callable[[Sequence[int], int], float] = margin
     searcher: Callable[..., World] | None = None
     search_depth: int = 0
+    worlds_per_ms: Callable[[Any], float | None] = _unbounded
     exact_endgame: Callable[[Any], bool] = _never
 
 

@@ -17,15 +17,19 @@ total is played. What it adds to the classic design (:mod:`mazzo.engine.players.
   standing on the won cards (a capture quiescence); the other seat's reply is
   worth half its worst for the searcher, half what the play-outs' players
   would make of it (a good player who cannot see the searcher's cards);
-* as many worlds as the budget allows, all searched to the same depth; in the
-  last round of a 2-player Scopa hand, where the view fixes every card, the one
-  world there is, searched to the hand's end;
+* worlds dealt evenly (:data:`EVEN_DEALS`): each other hand holds each unseen
+  card about as often as any other over the worlds;
+* as many worlds as the budget allows, all searched to the same depth, or, in
+  games whose ``worlds_per_ms`` hook says so, at most that many worlds a
+  millisecond of the budget: a count of worlds spends more of the time on a
+  hand's first moves, where ten cards a hand make each world dear, and less on
+  its last; in the last round of a 2-player Scopa hand, where the view fixes
+  every card, the one world there is, searched to the hand's end;
 * the budget's clock read every :data:`~mazzo.engine.players.search.CHECK_EVERY`
   nodes: a world cut short is dropped, and the search overruns by at most that
   many nodes, however long a world takes;
 * a time policy, off by default (:data:`STOP_Z`): stop once the best move's
-  lead is clear, so a plain choice costs a few worlds; and a hybrid stage, off
-  too (:data:`FLAT_FROM`), that leaves a large budget's rest to the flat search.
+  lead is clear, so a plain choice costs a few worlds.
 
 Its ``simulations`` are the worlds searched (in the exact last round, the hand
 ends reached): a ``simulations`` limit bounds the worlds. With a budget too
@@ -39,7 +43,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any
 
 from mazzo.engine.game import Move
 from mazzo.engine.players import endgame, montecarlo
@@ -70,22 +74,12 @@ def evaluation_of(view: Any) -> Evaluation:
 CAP: float | None = None
 #: The weight of the greedy player's value of a move against its points a world.
 PRIOR = 0.01
-#: Worlds after which a move that was best in every one is played at once (0: never).
-SETTLED_AFTER = 0
 #: The time policy: after :data:`STOP_MIN` worlds, the search stops once the best
 #: move's lead over every other is this many standard errors of the worlds'
 #: differences (0: never; the budget is spent on every move). Clear choices
 #: then cost a few worlds and close ones the whole budget.
 STOP_Z = 0.0
 STOP_MIN = 6
-#: The time policy's second stage. A budget of at least ``FLAT_FROM`` seconds
-#: gives the world search ``SEARCH_SHARE`` of it; the flat Monte Carlo search
-#: (:mod:`mazzo.engine.players.montecarlo`, whose play-outs follow the rules of
-#: thumb to the hand's end) spends the rest on the moves whose worth a world is
-#: within ``KEEP_WITHIN`` of the best's, and chooses among them. None: never.
-FLAT_FROM: float | None = None
-SEARCH_SHARE = 0.2
-KEEP_WITHIN = 0.5
 #: The worlds' other hands cover the unseen cards evenly, deal after deal
 #: (:func:`mazzo.engine.players.determinize.even_dealer`), rather than each
 #: drawn alone: in 2-player Scopa worth about what four times the worlds are
@@ -101,32 +95,24 @@ def choose(
 ) -> Suggestion:
     if len(legal_moves) == 1:
         return Suggestion(legal_moves[0])
+    bots = bots_for(view)
+    density = bots.worlds_per_ms(view)
+    if density is not None and budget.seconds:
+        worlds = max(1, round(density * budget.seconds * 1000))
+        budget = Budget(min(budget.simulations, worlds), budget.seconds, budget.clock)
     more = budget.meter()
-    searcher = bots_for(view).searcher
-    if searcher is None:  # a game the world search does not know
+    if bots.searcher is None:  # a game the world search does not know
         return montecarlo.sample(view, legal_moves, budget, rng, more)
     if endgame.solvable(view):
         # The view fixes the whole state: one world, searched to the hand's end.
-        search = searcher(view)(rng, evaluation_of(view), more, 0)  # the one world there is
+        search = bots.searcher(view)(rng, evaluation_of(view), more, 0)  # the one world there is
         try:
             worths = search.root(legal_moves, LAST_ROUND_DEPTH)
         except OutOfBudget:
             return montecarlo.sample(view, legal_moves, budget, rng, more)
         best = max(range(len(legal_moves)), key=worths.__getitem__)
         return Suggestion(legal_moves[best], search.points[best], 1)
-    if FLAT_FROM is None or budget.clock is None or budget.seconds < FLAT_FROM:
-        return search_worlds(view, legal_moves, budget, rng, more).suggestion
-    searched = search_worlds(view, legal_moves, budget, rng, budget.part(SEARCH_SHARE).meter())
-    kept = [m for m, w in zip(legal_moves, searched.worths, strict=True) if w >= -KEEP_WITHIN]
-    if len(kept) < 2:
-        return searched.suggestion
-    return montecarlo.sample(view, kept, budget, rng, more, searched.suggestion.simulations)
-
-
-class Searched(NamedTuple):
-    suggestion: Suggestion
-    #: By legal move, its mean worth a world less the best's (0 for the best).
-    worths: list[float]
+    return search_worlds(view, legal_moves, budget, rng, more)
 
 
 def search_worlds(
@@ -135,9 +121,8 @@ def search_worlds(
     budget: Budget,
     rng: random.Random,
     more: Callable[[int], bool],
-    done: int = 0,
-) -> Searched:
-    """Worlds searched until the meter ``more`` of ``budget`` stops, from ``done`` spent."""
+) -> Suggestion:
+    """Worlds searched until the meter ``more`` of ``budget`` stops."""
     bots = bots_for(view)
     assert bots.searcher is not None
     world, depth = bots.searcher(view, even=EVEN_DEALS), bots.search_depth
@@ -145,40 +130,30 @@ def search_worlds(
     totals = [0.0] * len(legal_moves)
     points = [0.0] * len(legal_moves)
     worlds = 0
-    favourite, unanimous = -1, True  # the best move of every world so far, if one
     history: list[list[float]] = []  # every world's worths, for the time policy
-    while more(done):
-        search = world(rng, evaluation, more, done)
+    while more(worlds):
+        search = world(rng, evaluation, more, worlds)
         try:
             worths = search.root(legal_moves, depth, CAP)
         except OutOfBudget:
             break
-        done += 1
         for index, worth in enumerate(worths):
             totals[index] += worth
             points[index] += search.points[index]
         worlds += 1
-        top = max(worths)
-        if favourite < 0:
-            favourite = worths.index(top)
-        unanimous = unanimous and worths[favourite] == top
-        if unanimous and worlds == SETTLED_AFTER:
-            break  # the same move was best in every world: the rest of the time is saved
         if STOP_Z:
             history.append(worths)
             if worlds >= STOP_MIN and _settled(history, totals, STOP_Z):
                 break
     if not worlds:
-        chosen = montecarlo.sample(view, legal_moves, budget, rng, more, done)
-        return Searched(chosen, [0.0 if m == chosen.move else -_INF for m in legal_moves])
+        return montecarlo.sample(view, legal_moves, budget, rng, more)
     if PRIOR:
         # The search's horizon sees no difference between many moves (which card
         # to lay, mostly): the rules of thumb break such near-ties.
         for index, move in enumerate(legal_moves):
             totals[index] += PRIOR * worlds * bots.move_value(view, move)
     best = max(range(len(legal_moves)), key=totals.__getitem__)
-    chosen = Suggestion(legal_moves[best], points[best] / worlds, done)
-    return Searched(chosen, [(total - totals[best]) / worlds for total in totals])
+    return Suggestion(legal_moves[best], points[best] / worlds, worlds)
 
 
 def _settled(history: list[list[float]], totals: list[float], z: float) -> bool:
