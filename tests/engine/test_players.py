@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -285,29 +284,40 @@ def test_the_time_policy_spends_less_on_clear_choices(
     assert min(spent) < limit
 
 
-@pytest.mark.parametrize("density", [0.5, 2.0])
-def test_a_games_worlds_a_millisecond_bound_the_expert_by_its_budget(
-    monkeypatch: pytest.MonkeyPatch, density: float
+@pytest.mark.parametrize(
+    ("rules", "whole_deck"),
+    [
+        (ScopaRules.preset("scopone_scientifico"), True),
+        (ScopaRules.preset("scopone_classico"), True),
+        (ScopaRules(), False),
+        (ScopaRules(players=4), False),
+        (TressetteRules(players=4), True),
+        (TressetteRules(), False),
+    ],
+    ids=["scopone", "scopone-classico", "scopa2", "scopa4", "tressette4", "tressette2"],
+)
+def test_where_the_whole_deck_is_dealt_the_expert_searches_a_count_of_worlds_a_millisecond(
+    rules: Any, whole_deck: bool
 ) -> None:
-    hooks = replace(bots_of("scopa"), worlds_per_ms=lambda view: density)
-    monkeypatch.setattr(world_search, "bots_for", lambda view: hooks)
+    name = "tressette" if isinstance(rules, TressetteRules) else "scopa"
+    game = get_game(name)
+    state, _ = game.new_game(rules, seed=3)
+    view, legal = game.view(state, state.to_play), game.legal_moves(state)
+    assert bots_of(name).whole_deck_dealt(view) is whole_deck
+    expert = PLAYERS["expert"]
 
     def stopped() -> float:  # a clock that never runs out
         return 0.0
 
-    for view, legal in _searched_openings("scopa", 3):
-        for milliseconds in (4, 10):
-            budget = Budget(10**6, milliseconds / 1000, stopped)
-            chosen = PLAYERS["expert"](view, legal, budget, random.Random(1))
-            assert chosen.simulations == round(density * milliseconds)
-            # A simulations limit below it still binds; with no clock, no time bounds.
-            assert (
-                PLAYERS["expert"](
-                    view, legal, Budget(2, 0.01, stopped), random.Random(1)
-                ).simulations
-                == 2
-            )
-            assert PLAYERS["expert"](view, legal, Budget(7), random.Random(1)).simulations == 7
+    for milliseconds in (10, 40):
+        worlds = round(world_search.WORLDS_PER_MS * milliseconds)
+        budget = Budget(worlds + 5, milliseconds / 1000, stopped)
+        searched = expert(view, legal, budget, random.Random(1)).simulations
+        # Bounded by the count, or else by the simulations (the clock never stops).
+        assert searched == (worlds if whole_deck else worlds + 5)
+    # A simulations limit below the count still binds; with no clock, no count.
+    assert expert(view, legal, Budget(2, 0.04, stopped), random.Random(1)).simulations == 2
+    assert expert(view, legal, Budget(7), random.Random(1)).simulations == 7
 
 
 def test_the_intermediate_level_stops_when_its_injected_clock_runs_out() -> None:

@@ -236,6 +236,13 @@ def _searcher(view: ScopaView, even: bool = False) -> World:
     return world
 
 
+def whole_deck_dealt(view: ScopaView) -> bool:
+    """Whether a hand deals every card at its start (Scopone): no stock."""
+    rules = view.rules
+    assert rules is not None
+    return rules.players * rules.hand_size + rules.table_size == len(DECK)
+
+
 def solvable(view: ScopaView) -> bool:
     """Whether the view fixes the whole state: two players and no stock left."""
     return len(view.hand_sizes) == 2 and view.stock_size == 0
@@ -250,4 +257,5 @@ BOTS = GameBots(
     searcher=_searcher,
     search_depth=3,
     exact_endgame=solvable,
+    whole_deck_dealt=whole_deck_dealt,
 )

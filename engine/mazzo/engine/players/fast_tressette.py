@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mazzo.engine.cards import SUIT_OF, Card
+from mazzo.engine.cards import DECK, SUIT_OF, Card
 from mazzo.engine.events import CardDrawn, HandScored, NapoletanaDeclared, TrickWon
 from mazzo.engine.game import Move
 from mazzo.engine.players import determinize
@@ -34,6 +34,7 @@ from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.tressette import (
     CARD_STRENGTH,
     CARD_THIRDS,
+    HAND_SIZE,
     NAPOLETANA_CARDS,
     NAPOLETANA_POINTS,
     TressetteState,
@@ -170,6 +171,11 @@ def _searcher(view: TressetteView, even: bool = False) -> World:
     return world
 
 
+def _whole_deck_dealt(view: TressetteView) -> bool:
+    """Whether a hand deals every card at its start: four players, no stock."""
+    return len(view.hand_sizes) * HAND_SIZE == len(DECK)
+
+
 #: Tressette's hooks for the players (mazzo.engine.players.games); 6 cards deep
 #: as the arena's pilots chose.
 BOTS = GameBots(
@@ -178,4 +184,5 @@ BOTS = GameBots(
     move_value=tressette_move_value,
     searcher=_searcher,
     search_depth=6,
+    whole_deck_dealt=_whole_deck_dealt,
 )

@@ -20,8 +20,9 @@ module holding ``BOTS``):
   evenly (:func:`mazzo.engine.players.determinize.even_dealer`), else each is
   dealt independently (the classic design's sampling);
   ``search_depth``, the moves the expert searches ahead in each world;
-  ``worlds_per_ms(view)``, at most how many worlds the expert searches a
-  millisecond of its budget (``None``: as many as the budget allows);
+  ``whole_deck_dealt(view)``, whether a hand deals every card at its start
+  (no stock): the expert then searches a count of worlds a millisecond of
+  its budget (:data:`mazzo.engine.players.world_search.WORLDS_PER_MS`);
 * ``exact_endgame(view)``: whether the view fixes the whole state, so that
   one exact search (:mod:`mazzo.engine.players.endgame`) replaces the sampling
   (the last round of a 2-player Scopa hand).
@@ -62,10 +63,6 @@ def _never(_: Any) -> bool:
     return False
 
 
-def _unbounded(_: Any) -> float | None:
-    return None
-
-
 @dataclass(frozen=True, slots=True)
 class GameBots:
     simulator: Callable[[Any], Callable[[random.Random], Any]]
@@ -74,7 +71,7 @@ class GameBots:
     reward: Callable[[Sequence[int], int], float] = margin
     searcher: Callable[..., World] | None = None
     search_depth: int = 0
-    worlds_per_ms: Callable[[Any], float | None] = _unbounded
+    whole_deck_dealt: Callable[[Any], bool] = _never
     exact_endgame: Callable[[Any], bool] = _never
 
 
