@@ -290,13 +290,13 @@ def test_the_hybrid_stage_leaves_the_rest_to_the_flat_search_of_the_kept_moves(
 ) -> None:
     monkeypatch.setattr(world_search, "FLAT_FROM", 10.0)
     flat_moves: list[list[Any]] = []
-    real = world_search.flat.sample
+    real = world_search.montecarlo.sample
 
     def sample(view: Any, legal: Any, *rest: Any) -> Any:
         flat_moves.append(list(legal))
         return real(view, legal, *rest)
 
-    monkeypatch.setattr(world_search.flat, "sample", sample)
+    monkeypatch.setattr(world_search.montecarlo, "sample", sample)
     left_to_flat = 0
     for view, legal in _searched_openings(name, 4):
         flat_moves.clear()
