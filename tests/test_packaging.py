@@ -111,7 +111,7 @@ def test_the_engine_wheel_holds_the_engine_alone_and_depends_on_nothing(
     engine = wheels["engine"]
     modules = [n for n in engine.namelist() if not n.split("/", 1)[0].endswith(".dist-info")]
     assert all(name.startswith("mazzo/engine/") for name in modules), modules
-    for needed in ("mazzo/engine/__init__.py", "mazzo/engine/players/expert.py"):
+    for needed in ("mazzo/engine/__init__.py", "mazzo/engine/players/world_search.py"):
         assert needed in modules
     assert "mazzo/engine/py.typed" in modules
     assert _requirements(engine) == []

@@ -69,6 +69,8 @@ HOST = "127.0.0.1"
 #: answers, not good moves), and the request limit is the grammar's.
 SERVER_SETTINGS = {"MAZZO_MAX_SUGGEST_MS": "20", "MAZZO_MAX_REQUEST_BYTES": str(BODY_LIMIT)}
 METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD")
+#: Suggest's levels: none (the default), each of the four, and one that does not exist.
+LEVELS = ("", "random", "greedy", "intermediate", "expert", "oracle")
 
 
 @dataclass(frozen=True)
@@ -110,8 +112,8 @@ def _valid_body(rng: random.Random, path: str, token: bytes) -> dict[str, Any]:
         return {"state": state}
     if path == "/v1/games:suggest":
         # A short think: the fuzzer looks for wrong answers, not for good moves.
-        return {"state": state, "seat": rng.randrange(-1, 3), "budgetMs": rng.randrange(1, 5),
-                "simulations": rng.randrange(0, 4)}  # fmt: skip
+        return {"state": state, "seat": rng.randrange(-1, 3), "level": rng.choice(LEVELS),
+                "budgetMs": rng.randrange(1, 5), "simulations": rng.randrange(0, 4)}  # fmt: skip
     return {"state": state, "move": move}
 
 
@@ -247,7 +249,7 @@ def _valid_message(rng: random.Random, method: str, token: bytes) -> Any:
         options.target = rng.randrange(-5, 2000)  # every game's options have a target
         if "variant" in options.DESCRIPTOR.fields_by_name:  # an enum out of its range too
             options.variant = rng.randrange(-1, 12)
-        if rng.random() < 0.3:  # computer seats (never the expert: the fuzz stays quick)
+        if rng.random() < 0.3:  # computer seats (never a searching level: the fuzz stays quick)
             for _ in range(rng.randrange(1, 4)):
                 request.computers.add(
                     seat=rng.randrange(-1, 7),
@@ -264,8 +266,8 @@ def _valid_message(rng: random.Random, method: str, token: bytes) -> Any:
         return pb.LegalMovesRequest(state=state)
     if method == "Suggest":
         return pb.SuggestRequest(
-            state=state, seat=rng.randrange(-1, 3), budget_ms=rng.randrange(-1, 5),
-            simulations=rng.randrange(-1, 4),
+            state=state, seat=rng.randrange(-1, 3), level=rng.choice(LEVELS),
+            budget_ms=rng.randrange(-1, 5), simulations=rng.randrange(-1, 4),
         )  # fmt: skip
     if method == "Advance":
         key = rng.randbytes(rng.choice((0, 8, 16, 70)))

@@ -33,7 +33,7 @@ from tests.clients.play_support import (
 )
 from tests.service.processes import Served, started
 
-LEVELS = ("random", "greedy", "expert")
+LEVELS = ("random", "greedy", "intermediate", "expert")
 GAMES = {
     "scopa-2": ("--game", "scopa", "--players", "2"),
     "scopa-3": ("--game", "scopa", "--players", "3"),
@@ -53,7 +53,7 @@ GAMES = {
     "briscola-4": ("--game", "briscola", "--players", "4"),
 }
 # Lean: a target of 1 ends a game after its first hand (or a few), and the
-# expert thinks through at most a few simulated deals a move.
+# searching bots run at most a few simulations a move (play-outs, or worlds).
 FAST = ("--simulations", "4")
 
 
@@ -393,7 +393,7 @@ def test_escoba_offers_to_lay_a_card_that_could_take(server: Served) -> None:
         (("--game", "tressette", "--face", "french"), "Tressette takes no --face"),
         (("--game", "briscola", "--napola"), "Briscola takes no --napola"),
         (("--players", "4", "--bots", "expert,greedy"), "one for each of the 3 other seats"),
-        (("--bots", "genius"), "--bots takes levels among random, greedy, expert"),
+        (("--bots", "genius"), "--bots takes levels among random, greedy, intermediate, expert"),
         (("--seat", "2"), "--seat is from 0 to 1"),
     ],
 )
@@ -416,7 +416,7 @@ def test_the_list_names_every_game_variant_face_and_level(server: Served) -> Non
         "--variant cirulla",
         "  briscola   Briscola, 2, 3, 4 players",
         "Deck faces (--face): french, italian, spanish",
-        "Bot levels (--bots): random, greedy, expert",
+        "Bot levels (--bots): random, greedy, intermediate, expert",
     ):
         assert said in run.out
 

@@ -77,7 +77,7 @@ def test_the_flat_search_starts_no_play_out_past_its_deadline(
         starts.append(clock.work(pause_at))
         return real(*args)
 
-    # The expert finds the play-out through the game's hooks (players/games.py).
+    # The intermediate finds the play-out through the game's hooks (players/games.py).
     monkeypatch.setattr(montecarlo, "bots_for", lambda view: replace(fast.BOTS, play_out=timed))
     view, _, legal = _first_position(name, rules, moves=1)
     seconds = 100.0

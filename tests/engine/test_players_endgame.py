@@ -46,7 +46,7 @@ def test_a_stock_or_a_third_player_leaves_the_state_unknown() -> None:
 
 def test_the_exact_search_plays_the_last_round_better_than_sampling() -> None:
     # The same last rounds played out twice against the greedy player: by the
-    # expert (the exact search), then by the sampling search it replaces.
+    # intermediate (the exact search), then by the sampling search it replaces.
     positions = list(last_rounds(ScopaRules(), range(1, 150)))
     budget = Budget(600)
     exact, sampled = [], []

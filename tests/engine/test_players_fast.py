@@ -1,10 +1,10 @@
-"""The expert's fast play-outs play and score a hand exactly as the engine does.
+"""The searching players' fast play-outs play and score a hand exactly as the engine does.
 
 The rules are drawn from the catalog: every option of the game's ``options``
 (every variant, switch, enum value, target and re bello card) and every player
 count, each left unset or set; a mix the rules refuse is cut down, one refused
 option at a time, to one they accept. From a position of a seeded game, a
-simulated deal of the seat's view (as the expert makes), one of its legal moves,
+simulated deal of the seat's view (as the intermediate makes), one of its legal moves,
 then the rest of the hand on the fast path. Replayed move by move through the
 engine's ``apply``, the hand is legal at every move, and the engine tells of the
 same captures and sweeps, deals, leftovers, tricks, draws, napoletane and scores
@@ -51,7 +51,7 @@ CLAIMS: dict[str, tuple[type[Event], ...]] = {
     "tressette": (TrickWon, CardDrawn, NapoletanaDeclared, HandScored),
     "briscola": (TrickWon, CardDrawn, HandScored),
 }
-#: How often the simulated players play at random: never, as the expert, always.
+#: How often the simulated players play at random: never, as the intermediate, always.
 EXPLORE = st.sampled_from([0.0, 0.1, 1.0])
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 #: Random moves played before the position (a hand has at most 40), often few: the

@@ -57,18 +57,19 @@ def test_a_search_with_no_time_left_falls_back_to_the_greedy_player(pool: Search
     assert chosen.move == greedy.choose(view, legal, Budget(0), random.Random(8)).move
 
 
-def test_only_a_search_with_time_left_starts_a_process() -> None:
+@pytest.mark.parametrize("level", ["intermediate", "expert"])
+def test_only_a_search_with_time_left_starts_a_process(level: str) -> None:
     searches = SearchPool(1)
     name, rules = SETUPS[0][1:]
     view, legal = _position(name, rules)
     before = len(multiprocessing.active_children())
     try:
-        for level in ("random", "greedy"):
-            assert searches(level, view, legal, 10, now() + FAR, 1).move in legal
+        for quick in ("random", "greedy"):
+            assert searches(quick, view, legal, 10, now() + FAR, 1).move in legal
         # Out of time already: greedy's move at once, with no search process.
-        assert searches("expert", view, legal, 10, now() - 1, 1).simulations == 0
+        assert searches(level, view, legal, 10, now() - 1, 1).simulations == 0
         assert len(multiprocessing.active_children()) == before
-        assert searches("expert", view, legal, 10, now() + FAR, 1).simulations > 0
+        assert searches(level, view, legal, 10, now() + FAR, 1).simulations > 0
         assert len(multiprocessing.active_children()) == before + 1
     finally:
         searches.close()

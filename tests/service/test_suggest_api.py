@@ -40,7 +40,7 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("briscola-2", {"players": 2, "briscola": pb.BriscolaOptions()}),
     ("briscola-3", {"players": 3, "briscola": pb.BriscolaOptions()}),
 ]
-LEVELS = ("random", "greedy", "expert")
+LEVELS = ("random", "greedy", "intermediate", "expert")
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +64,8 @@ def test_every_level_suggests_a_move_play_accepts(
     mazzo: MazzoClient, name: str, options: dict[str, Any]
 ) -> None:
     state = _new(mazzo, options).state
-    for turn in range(6):
-        level = LEVELS[turn % 3]
+    for turn in range(2 * len(LEVELS)):
+        level = LEVELS[turn % len(LEVELS)]
         to_play = mazzo.legal_moves(state)
         seat, legal = to_play.seat, list(to_play.moves)
         answer = mazzo.suggest(
@@ -102,13 +102,19 @@ def test_the_same_seed_gives_the_same_move_over_grpc_and_rest(
     assert rest[0].json()["expectedPoints"] == pytest.approx(grpc_answer.expected_points)
 
 
-def test_the_expert_runs_the_simulations_asked_and_no_more(mazzo: MazzoClient) -> None:
+def test_each_search_runs_the_simulations_asked_and_no_more(mazzo: MazzoClient) -> None:
     state = _new(mazzo, GAMES[0][1]).state
     moves = len(mazzo.legal_moves(state).moves)
-    # The expert plays each simulated deal out once per legal move: whole deals only.
     for count in (moves, 2 * moves + 1, 5 * moves - 1):
-        answer = mazzo.suggest(state, 0, budget_ms=GENEROUS_MS, seed=1, simulations=count)
-        assert answer.simulations == count // moves * moves
+        # The intermediate plays each simulated deal out once per legal move: whole
+        # deals only. The expert counts the worlds it searched.
+        searched = {
+            level: mazzo.suggest(
+                state, 0, level, budget_ms=GENEROUS_MS, seed=1, simulations=count
+            ).simulations
+            for level in ("intermediate", "expert")
+        }
+        assert searched == {"intermediate": count // moves * moves, "expert": count}
 
 
 def _handlers(max_suggest_ms: int) -> tuple[EngineHandlers, Metrics]:
@@ -160,13 +166,17 @@ def test_suggestions_are_counted_by_game_and_level() -> None:
                 state=game.state, seat=0, level=level, budget_ms=GENEROUS_MS, simulations=25
             )
         )
-        for level in ("random", "expert", "expert")
+        for level in ("random", "intermediate", "expert", "expert")
     ]
     counted = metrics.mazzo_suggestions_total
     assert counted.labels(game="tressette", level="expert")._value.get() == 2
+    assert counted.labels(game="tressette", level="intermediate")._value.get() == 1
     assert counted.labels(game="tressette", level="random")._value.get() == 1
-    simulated = metrics.mazzo_suggest_simulations_total.labels(level="expert")._value.get()
-    assert simulated == answers[1].simulations + answers[2].simulations == 40
+    simulated = metrics.mazzo_suggest_simulations_total
+    # The intermediate's play-outs, whole deals of 10 moves; the expert's worlds.
+    assert simulated.labels(level="intermediate")._value.get() == answers[1].simulations == 20
+    expert = simulated.labels(level="expert")._value.get()
+    assert expert == answers[2].simulations + answers[3].simulations == 50
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,8 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from mazzo.engine import dump_state
-from mazzo.service.handlers import rpcs
+from mazzo.service.handlers import RETRY_SIMULATIONS_PER_MS, rpcs
+from mazzo.service.search_pool import SEARCHING_LEVELS
 from mazzo.service.table import random_key
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
@@ -450,11 +451,13 @@ def test_an_idempotency_key_of_the_wrong_length_is_refused(api: Transport, lengt
     assert refused.value == Refused("INVALID_ARGUMENT", "INVALID_IDEMPOTENCY_KEY")
 
 
-def test_an_expert_computer_retried_with_one_key_plays_alike(api: Transport) -> None:
+@pytest.mark.parametrize("level", ["intermediate", "expert"])
+def test_a_searching_computer_retried_with_one_key_plays_alike(api: Transport, level: str) -> None:
+    budget_ms = 50
     started = api.call(
         "NewGame",
         pb.NewGameRequest(
-            players=2, scopa=pb.ScopaOptions(), computers=_computers([1], "expert", 50)
+            players=2, scopa=pb.ScopaOptions(), computers=_computers([1], level, budget_ms)
         ),
     )
     credential = _credential(started, 0)
@@ -462,9 +465,25 @@ def test_an_expert_computer_retried_with_one_key_plays_alike(api: Transport) -> 
     request = pb.PlayRequest(
         state=started.state, move=move, seat_credential=credential, idempotency_key=random_key()
     )
-    first, retried = api.call("Play", request), api.call("Play", request)
+    simulated = api.stack.metrics.mazzo_suggest_simulations_total.labels(level=level)
+    before = simulated._value.get()
+    first = api.call("Play", request)
+    between = simulated._value.get()
+    retried = api.call("Play", request)
+    after = simulated._value.get()
     assert _played(first.events) == _played(retried.events)
     assert dump_state(state_of(first.state)) == dump_state(state_of(retried.state))
+    # Both thought to the level's own limit, never by the clock: the intermediate's
+    # play-outs (whole deals, so up to a deal's fewer), the expert's worlds.
+    limit = budget_ms * RETRY_SIMULATIONS_PER_MS[level]
+    assert between - before == after - between
+    assert limit // 2 < between - before <= limit
+    if level == "expert":
+        assert between - before == limit
+
+
+def test_every_searching_level_has_a_retry_rate() -> None:
+    assert set(RETRY_SIMULATIONS_PER_MS) == SEARCHING_LEVELS
 
 
 def test_a_one_second_clock_runs_out_on_the_real_clock() -> None:

@@ -259,7 +259,7 @@ EVERY_VARIANT = [
     ("briscola", "", 3),
     ("briscola", "", 4),
 ]
-LEVELS = ("random", "greedy", "expert")
+LEVELS = ("random", "greedy", "intermediate", "expert")
 
 
 def test_the_list_of_variants_played_is_the_catalog(server_url: str) -> None:

@@ -106,13 +106,13 @@ export function idempotencyKey(): Uint8Array {
 
 /** Options of Suggest: the computer player that chooses, and how long it thinks. */
 export interface SuggestOptions extends SeatOptions {
-  /** "random", "greedy" or "expert" (the default). */
+  /** "random", "greedy", "intermediate" or "expert" (the default). */
   level?: string;
   /** Milliseconds the player may think (the server's default and cap apply). */
   budgetMs?: number;
   /** Seeds the player's choices. */
   seed?: bigint;
-  /** At most this many simulated deals (expert). */
+  /** At most this many simulations: play-outs (intermediate) or worlds searched (expert). */
   simulations?: number;
 }
 

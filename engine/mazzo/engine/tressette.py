@@ -49,7 +49,7 @@ STRENGTH = (0, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7)
 #: Value in thirds of a point of ranks 1..10: ace 3; 2, 3 and the face cards 1.
 THIRDS = (0, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1)
 #: The same by card index (0..39): plain look-ups for the hot paths, the engine's
-#: and the expert's play-outs (mazzo.engine.players.fast_tressette).
+#: and the searching players' play-outs (mazzo.engine.players.fast_tressette).
 CARD_STRENGTH = tuple(STRENGTH[RANK_OF[c]] for c in DECK)
 CARD_THIRDS = tuple(THIRDS[RANK_OF[c]] for c in DECK)
 #: By suit: the cards of its napoletana.

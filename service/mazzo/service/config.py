@@ -118,8 +118,9 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     (
         "MAZZO_SEARCH_PROCESSES",
         str(DEFAULT_SEARCH_PROCESSES),
-        "Processes of each server process that run the expert's searches, so that a"
-        " search never holds up the other calls; 0: search in the server process.",
+        "Processes of each server process that run the intermediate's and the expert's"
+        " searches, so that a search never holds up the other calls; 0: search in the"
+        " server process.",
     ),
     (
         "MAZZO_MAX_REQUEST_BYTES",

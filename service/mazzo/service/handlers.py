@@ -72,11 +72,15 @@ DEFAULT_SUGGEST_MS = 100
 UNLIMITED_SIMULATIONS = 1 << 30
 
 #: A safe retry must think the same: with an idempotency key a computer's search is
-#: bounded by simulations (this many per millisecond of its budget), never by the
-#: clock, since a loaded server would then think less the second time. The clock
-#: bounds it only at RETRY_TIME_LIMIT_SECONDS, a guard against a broken search
-#: that no working server reaches, however loaded.
-RETRY_SIMULATIONS_PER_MS = 2
+#: bounded by simulations (this many per millisecond of its budget, by level), never
+#: by the clock, since a loaded server would then think less the second time. The
+#: clock bounds it only at RETRY_TIME_LIMIT_SECONDS, a guard against a broken search
+#: that no working server reaches, however loaded. The rates differ because the
+#: levels count different things: the intermediate's simulations are play-outs (a
+#: simulated deal played out once per legal move, a fraction of a millisecond
+#: each), the expert's the worlds it searched (each a search several moves deep,
+#: many play-outs' worth). The quick levels (random, greedy) run no simulations.
+RETRY_SIMULATIONS_PER_MS = {"intermediate": 2, "expert": 1}
 RETRY_TIME_LIMIT_SECONDS = 60.0
 
 #: How late past its deadline a move still counts as in time: the clocks of the
@@ -312,7 +316,7 @@ class EngineHandlers:
         arrived = now()
         budget_ms = computer.budget_ms
         if randomness.derived:  # a retry must think the same: simulations decide
-            simulations = budget_ms * RETRY_SIMULATIONS_PER_MS
+            simulations = budget_ms * RETRY_SIMULATIONS_PER_MS.get(computer.level, 0)
             deadline = arrived + RETRY_TIME_LIMIT_SECONDS
         else:
             simulations, deadline = UNLIMITED_SIMULATIONS, arrived + budget_ms / 1000

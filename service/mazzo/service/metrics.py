@@ -69,8 +69,8 @@ LATENCY_BUCKETS = (
     0.1, 0.25, 0.5, 1.0,
 )
 # fmt: on
-#: A suggestion takes from tens of microseconds (random) to its budget (expert,
-#: up to MAZZO_MAX_SUGGEST_MS).
+#: A suggestion takes from tens of microseconds (random) to its budget
+#: (intermediate and expert, up to MAZZO_MAX_SUGGEST_MS).
 SUGGEST_BUCKETS = (0.0001, 0.001, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 GRPC_LABELS = ("grpc_type", "grpc_service", "grpc_method")
 UNMATCHED_ROUTE = "unmatched"
@@ -165,7 +165,8 @@ class Metrics:
         )
         self.mazzo_suggest_simulations_total = Counter(
             "mazzo_suggest_simulations_total",
-            "Simulated deals played out by Suggest and the computer seats, by level.",
+            "Simulations run by Suggest and the computer seats, by level: play-outs of"
+            " simulated deals (intermediate), worlds searched (expert).",
             ("level",),
             registry=self.registry,
         )

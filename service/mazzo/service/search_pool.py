@@ -1,9 +1,10 @@
 """Where Suggest's players think: in the serving process, or in processes of their own.
 
-The expert's search is CPU-bound Python. In the process that serves gRPC and
-REST it holds the interpreter lock against every other call's thread, which
-gets it back only when the search's 5 ms slice ends: under load a Play that
-needs a millisecond waits tens, and the searches themselves answer late
+The searches of the ``intermediate`` and ``expert`` levels are CPU-bound
+Python. In the process that serves gRPC and REST a search holds the
+interpreter lock against every other call's thread, which gets it back only
+when the search's 5 ms slice ends: under load a Play that needs a
+millisecond waits tens, and the searches themselves answer late
 (docs/performance.md, "Suggest under load"). In a pool of processes the
 operating system shares the cores instead, preempting finely, and the
 serving threads stay free for the hot path.
@@ -11,8 +12,8 @@ serving threads stay free for the hot path.
 Every search gets an absolute deadline on ``CLOCK_MONOTONIC``, one clock for
 every process of the machine, counted from the moment the call arrived: time
 spent waiting for a free search process comes out of the budget. Under load a
-search thinks less (with no time left, the expert falls back to the greedy
-player), it does not answer late.
+search thinks less (with no time left, a searching level falls back to the
+greedy player), it does not answer late.
 """
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ from mazzo.service.config import Config
 
 log = logging.getLogger(__name__)
 
-#: The levels worth a process hop: the others answer in microseconds.
-SEARCHING_LEVELS = frozenset({"expert"})
+#: The levels worth a process hop, both searches bounded by their budget: the
+#: others (random, greedy) answer in microseconds, in the serving process.
+SEARCHING_LEVELS = frozenset({"intermediate", "expert"})
 
 
 def now() -> float:
@@ -190,7 +192,7 @@ class SearchPool:
         seed: int,
     ) -> Suggestion:
         if level not in SEARCHING_LEVELS or deadline <= now():
-            # Quick, or out of time already (the expert then answers greedy's
+            # Quick, or out of time already (a search then answers greedy's
             # move): no need to wait for a search process.
             return think(level, view, legal_moves, simulations, deadline, seed)
         arguments = (level, view, legal_moves, simulations, deadline, seed)

@@ -22,7 +22,7 @@ from mazzo_client.play.server import LocalServer, ServerError, server_installed
 from mazzo_client.play.session import Console, Session, Settings
 from mazzo_client.play.text import Names, Seating
 
-LEVELS = ("random", "greedy", "expert")
+LEVELS = ("random", "greedy", "intermediate", "expert")
 #: The on/off options --NAME sets, by their field name in a game's options message
 #: (any game whose message has the field takes it), with the help's words.
 SWITCHES = (
@@ -68,7 +68,7 @@ def parser() -> argparse.ArgumentParser:
         "--bots",
         default="expert",
         help="the other seats' levels in seat order, comma-separated, or one for all: "
-        "random, greedy, expert (default expert)",
+        "random, greedy, intermediate, expert (default expert)",
     )
     play.add_argument(
         "--hint", action="store_true", help="show the expert's choice before each move"
@@ -84,7 +84,8 @@ def parser() -> argparse.ArgumentParser:
         "--simulations",
         type=int,
         default=0,
-        help="the expert's deals a move at most (0: as its time allows)",
+        help="the searching bots' and the hint's simulations a move at most: play-outs for "
+        "intermediate, worlds for expert (0: as their time allows)",
     )
     play.add_argument(
         "--seed", type=int, help="the shuffle's seed: the same seed and options deal the same cards"

@@ -23,7 +23,7 @@ SUBJECTS = {
     "draw": (N_("You draw"), N_("{seat} draws")),
 }
 #: The bots' levels, as the player reads them.
-LEVEL_NAMES = (N_("random"), N_("greedy"), N_("expert"))
+LEVEL_NAMES = (N_("random"), N_("greedy"), N_("intermediate"), N_("expert"))
 BOT = N_("bot")
 
 

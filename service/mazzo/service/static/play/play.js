@@ -16,8 +16,9 @@ import MESSAGES from "./messages.js";
 const HUMAN = 0;
 const params = new URLSearchParams(location.search);
 const SPEED = params.get("fast") === "1" ? 0 : 1;
-const LEVELS = [N_("random"), N_("greedy"), N_("expert")];
-// The expert's thinking time per move (`?budget=` in milliseconds).
+const LEVELS = [N_("random"), N_("greedy"), N_("intermediate"), N_("expert")];
+// The searching levels' thinking time per move (`?budget=` in milliseconds).
+const SEARCHING = new Set(["intermediate", "expert"]);
 const BUDGET_MS = Number(params.get("budget") ?? 300);
 const $ = (id) => document.getElementById(id);
 // Fast: no CSS animation or transition either (play.css).
@@ -626,7 +627,7 @@ async function start(event) {
     const computers = game.levels.slice(1).map((level, index) => ({
       seat: index + 1,
       level,
-      budgetMs: level === "expert" ? BUDGET_MS : 0,
+      budgetMs: SEARCHING.has(level) ? BUDGET_MS : 0,
     }));
     const answer = await api.newGame({
       players: game.players,
