@@ -20,7 +20,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from mazzo.engine import dump_state
-from mazzo.service.handlers import RETRY_SIMULATIONS_PER_MS, rpcs
+from mazzo.service.handlers import RETRY_SIMULATIONS_PER_MS, retry_simulations, rpcs
 from mazzo.service.search_pool import SEARCHING_LEVELS
 from mazzo.service.table import random_key
 from mazzo.v1 import engine_pb2 as pb
@@ -475,7 +475,7 @@ def test_a_searching_computer_retried_with_one_key_plays_alike(api: Transport, l
     assert dump_state(state_of(first.state)) == dump_state(state_of(retried.state))
     # Both thought to the level's own limit, never by the clock: the intermediate's
     # play-outs (whole deals, so up to a deal's fewer), the expert's worlds.
-    limit = budget_ms * RETRY_SIMULATIONS_PER_MS[level]
+    limit = retry_simulations(level, budget_ms)
     assert between - before == after - between
     assert limit // 2 < between - before <= limit
     if level == "expert":
