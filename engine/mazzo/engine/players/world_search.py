@@ -31,8 +31,8 @@ total is played. What it adds to the classic design (:mod:`mazzo.engine.players.
 * a time policy, off by default (:data:`STOP_Z`): stop once the best move's
   lead is clear, so a plain choice costs a few worlds.
 
-Its ``simulations`` are the worlds searched (in the exact last round, the hand
-ends reached): a ``simulations`` limit bounds the worlds. With a budget too
+Its ``simulations`` are the worlds searched (1 in the exact last round): a
+``simulations`` limit bounds the worlds. With a budget too
 small for one world, the flat Monte Carlo search
 (:mod:`mazzo.engine.players.montecarlo`, the ``intermediate`` level) chooses with
 what is left.
