@@ -234,17 +234,41 @@ def test_the_intermediate_level_stops_after_its_simulations_in_whole_deals() -> 
         assert done == count // len(legal) * len(legal)
 
 
-@pytest.mark.parametrize("name", ["scopa", "tressette"])
-def test_the_world_search_stops_after_its_simulations(name: str) -> None:
+#: The tables whose expert searches worlds (Scopa's): two seats, and four in teams.
+SEARCHED_TABLES = [ScopaRules(), ScopaRules.preset("scopone_scientifico")]
+
+
+@pytest.mark.parametrize("rules", SEARCHED_TABLES, ids=["scopa2", "scopone"])
+def test_the_world_search_stops_after_its_simulations(rules: ScopaRules) -> None:
+    for view, legal in _searched_openings(rules, 1):
+        # The expert's simulations are the worlds it searched, each to its depth.
+        for count in (1, 2, 7):
+            chosen = PLAYERS["expert"](view, legal, Budget(count), random.Random(1))
+            assert chosen.simulations == count
+            assert chosen.move in legal
+
+
+@pytest.mark.parametrize(
+    ("name", "rules"),
+    [(s[1], s[2]) for s in SETUPS if not bots_of(s[1]).expert_searches_worlds],
+    ids=[
+        i
+        for i, s in zip(SETUP_IDS, SETUPS, strict=True)
+        if not bots_of(s[1]).expert_searches_worlds
+    ],
+)
+def test_where_play_outs_play_better_the_expert_plays_as_the_intermediate_level(
+    name: str, rules: Any
+) -> None:
     game = get_game(name)
-    state, _ = game.new_game(SETUPS[0][2] if name == "scopa" else TressetteRules(), seed=8)
-    legal = game.legal_moves(state)
-    view = game.view(state, state.to_play)
-    # The expert's simulations are the worlds it searched, each to its depth.
-    for count in (1, 2, 7):
-        chosen = PLAYERS["expert"](view, legal, Budget(count), random.Random(1))
-        assert chosen.simulations == count
-        assert chosen.move in legal
+    checked = 0
+    for state in positions(game, rules, seed=13, every=6):
+        view, legal = game.view(state, state.to_play), game.legal_moves(state)
+        budget = Budget(3 * len(legal) + 1)
+        expert = PLAYERS["expert"](view, legal, budget, random.Random(5))
+        assert expert == PLAYERS["intermediate"](view, legal, budget, random.Random(5))
+        checked += len(legal) > 1
+    assert checked
 
 
 def test_the_time_policy_settles_on_a_lead_of_a_few_standard_errors() -> None:
@@ -258,22 +282,21 @@ def test_the_time_policy_settles_on_a_lead_of_a_few_standard_errors() -> None:
     assert not settled(noisy, [sum(w[i] for w in noisy) for i in (0, 1)], 2.0)
 
 
-def _searched_openings(name: str, count: int) -> Iterator[tuple[Any, list[Move]]]:
-    """The first position's view and legal moves of ``count`` seeded games of
-    ``name`` (2-player Scopa, or 4-player Tressette), for the world search."""
-    game = get_game(name)
-    rules = SETUPS[0][2] if name == "scopa" else TressetteRules(players=4)
+def _searched_openings(rules: ScopaRules, count: int) -> Iterator[tuple[Any, list[Move]]]:
+    """The first position's view and legal moves of ``count`` seeded games
+    under ``rules``, for the world search."""
+    game = get_game("scopa")
     for seed in range(count):
         state, _ = game.new_game(rules, seed=seed)
         yield game.view(state, state.to_play), game.legal_moves(state)
 
 
-@pytest.mark.parametrize("name", ["scopa", "tressette"])
+@pytest.mark.parametrize("rules", SEARCHED_TABLES, ids=["scopa2", "scopone"])
 def test_the_time_policy_spends_less_on_clear_choices(
-    monkeypatch: pytest.MonkeyPatch, name: str
+    monkeypatch: pytest.MonkeyPatch, rules: ScopaRules
 ) -> None:
     spent, limit = [], 60
-    for view, legal in _searched_openings(name, 6):
+    for view, legal in _searched_openings(rules, 6):
         monkeypatch.setattr(world_search, "STOP_Z", 0.0)
         assert PLAYERS["expert"](view, legal, Budget(limit), random.Random(1)).simulations == limit
         monkeypatch.setattr(world_search, "STOP_Z", 1.5)
@@ -291,19 +314,16 @@ def test_the_time_policy_spends_less_on_clear_choices(
         (ScopaRules.preset("scopone_classico"), True),
         (ScopaRules(), False),
         (ScopaRules(players=4), False),
-        (TressetteRules(players=4), True),
-        (TressetteRules(), False),
     ],
-    ids=["scopone", "scopone-classico", "scopa2", "scopa4", "tressette4", "tressette2"],
+    ids=["scopone", "scopone-classico", "scopa2", "scopa4"],
 )
 def test_where_the_whole_deck_is_dealt_the_expert_searches_a_count_of_worlds_a_millisecond(
-    rules: Any, whole_deck: bool
+    rules: ScopaRules, whole_deck: bool
 ) -> None:
-    name = "tressette" if isinstance(rules, TressetteRules) else "scopa"
-    game = get_game(name)
+    game = get_game("scopa")
     state, _ = game.new_game(rules, seed=3)
     view, legal = game.view(state, state.to_play), game.legal_moves(state)
-    assert bots_of(name).whole_deck_dealt(view) is whole_deck
+    assert bots_of("scopa").whole_deck_dealt(view) is whole_deck
     expert = PLAYERS["expert"]
 
     def stopped() -> float:  # a clock that never runs out

@@ -94,8 +94,9 @@ def test_the_flat_search_starts_no_play_out_past_its_deadline(
     ("name", "rules", "kind"),
     [
         ("scopa", ScopaRules(), search.ScopaSearch),
-        ("tressette", TressetteRules(players=4), search.TressetteSearch),
+        ("scopa", ScopaRules.preset("scopone_scientifico"), search.ScopaSearch),
     ],
+    ids=["scopa2", "scopone"],
 )
 def test_the_world_search_stops_within_a_few_nodes_of_its_deadline(
     monkeypatch: pytest.MonkeyPatch, name: str, rules: Any, kind: Any, pause_at: int

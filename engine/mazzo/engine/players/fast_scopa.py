@@ -257,5 +257,6 @@ BOTS = GameBots(
     searcher=_searcher,
     search_depth=3,
     exact_endgame=solvable,
+    expert_searches_worlds=True,
     whole_deck_dealt=whole_deck_dealt,
 )

@@ -103,12 +103,13 @@ def choose(
     if len(legal_moves) == 1:
         return Suggestion(legal_moves[0])
     bots = bots_for(view)
+    if not bots.expert_searches_worlds:  # its game plays better by play-outs
+        return montecarlo.choose(view, legal_moves, budget, rng)
     if bots.whole_deck_dealt(view) and budget.seconds:
         worlds = max(1, round(WORLDS_PER_MS * budget.seconds * 1000))
         budget = Budget(min(budget.simulations, worlds), budget.seconds, budget.clock)
     more = budget.meter()
-    if bots.searcher is None:  # a game the world search does not know
-        return montecarlo.sample(view, legal_moves, budget, rng, more)
+    assert bots.searcher is not None, "a game whose expert searches worlds has a searcher"
     if endgame.solvable(view):
         # The view fixes the whole state: one world, searched to the hand's end.
         search = bots.searcher(view)(rng, evaluation_of(view), more, 0)  # the one world there is
