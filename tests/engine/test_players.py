@@ -10,7 +10,15 @@ import pytest
 
 from mazzo.engine import Game, Move, game_of, get_game
 from mazzo.engine.cards import SUIT_OF
-from mazzo.engine.players import PLAYERS, Budget, determinize, suggest, world_search
+from mazzo.engine.players import (
+    PLAYERS,
+    SEARCHING_LEVELS,
+    Budget,
+    counted_simulations,
+    determinize,
+    suggest,
+    world_search,
+)
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.search import Evaluation
 from mazzo.engine.players.voids import shown_voids
@@ -269,6 +277,21 @@ def test_where_play_outs_play_better_the_expert_plays_as_the_intermediate_level(
         assert expert == PLAYERS["intermediate"](view, legal, budget, random.Random(5))
         checked += len(legal) > 1
     assert checked
+
+
+@pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
+def test_a_count_for_a_budget_is_the_experts_worlds_where_it_searches_them_else_play_outs(
+    name: str, rules: Any
+) -> None:
+    game = get_game(name)
+    state, _ = game.new_game(rules, seed=1)
+    view = game.view(state, state.to_play)
+    worlds = bots_of(name).expert_searches_worlds
+    assert counted_simulations("expert", view, 100) == (20 if worlds else 200)
+    assert counted_simulations("intermediate", view, 100) == 200
+    assert counted_simulations("intermediate", view, 0.1) == 1  # at least one
+    for level in set(PLAYERS) - SEARCHING_LEVELS:
+        assert counted_simulations(level, view, 100) == 0
 
 
 def test_the_time_policy_settles_on_a_lead_of_a_few_standard_errors() -> None:

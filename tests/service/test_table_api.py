@@ -20,8 +20,8 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from mazzo.engine import dump_state
-from mazzo.service.handlers import RETRY_SIMULATIONS_PER_MS, retry_simulations, rpcs
-from mazzo.service.search_pool import SEARCHING_LEVELS
+from mazzo.engine.players import PLAYOUTS_PER_MS, WORLDS_PER_MS
+from mazzo.service.handlers import rpcs
 from mazzo.service.table import random_key
 from mazzo.v1 import engine_pb2 as pb
 from mazzo.v1 import engine_pb2_grpc
@@ -451,13 +451,22 @@ def test_an_idempotency_key_of_the_wrong_length_is_refused(api: Transport, lengt
     assert refused.value == Refused("INVALID_ARGUMENT", "INVALID_IDEMPOTENCY_KEY")
 
 
-@pytest.mark.parametrize("level", ["intermediate", "expert"])
-def test_a_searching_computer_retried_with_one_key_plays_alike(api: Transport, level: str) -> None:
+@pytest.mark.parametrize(
+    ("level", "game", "worlds"),
+    [("intermediate", "scopa", False), ("expert", "scopa", True), ("expert", "tressette", False)],
+)
+def test_a_searching_computer_retried_with_one_key_plays_alike(
+    api: Transport, level: str, game: str, worlds: bool
+) -> None:
     budget_ms = 50
+    options = (
+        {"scopa": pb.ScopaOptions()} if game == "scopa" else {"tressette": pb.TressetteOptions()}
+    )
     started = api.call(
         "NewGame",
+        # Seeded: the same deal every run, whose computer moves have a choice.
         pb.NewGameRequest(
-            players=2, scopa=pb.ScopaOptions(), computers=_computers([1], level, budget_ms)
+            players=2, computers=_computers([1], level, budget_ms), seed=3, **options
         ),
     )
     credential = _credential(started, 0)
@@ -473,17 +482,15 @@ def test_a_searching_computer_retried_with_one_key_plays_alike(api: Transport, l
     after = simulated._value.get()
     assert _played(first.events) == _played(retried.events)
     assert dump_state(state_of(first.state)) == dump_state(state_of(retried.state))
-    # Both thought to the level's own limit, never by the clock: the intermediate's
-    # play-outs (whole deals, so up to a deal's fewer), the expert's worlds.
-    limit = retry_simulations(level, budget_ms)
+    # Both thought to the level's own count, never by the clock: the expert's
+    # worlds where it searches them, else play-outs (whole deals, so up to a
+    # deal's fewer).
+    limit = round(budget_ms * (WORLDS_PER_MS if worlds else PLAYOUTS_PER_MS))
+    moves = sum(seat == 1 for seat, _ in _played(first.events))  # a trick's winner leads
     assert between - before == after - between
-    assert limit // 2 < between - before <= limit
-    if level == "expert":
-        assert between - before == limit
-
-
-def test_every_searching_level_has_a_retry_rate() -> None:
-    assert set(RETRY_SIMULATIONS_PER_MS) == SEARCHING_LEVELS
+    assert moves * limit // 2 < between - before <= moves * limit
+    if worlds:
+        assert between - before == moves * limit
 
 
 def test_a_one_second_clock_runs_out_on_the_real_clock() -> None:

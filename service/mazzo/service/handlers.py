@@ -27,7 +27,7 @@ from mazzo.engine import GAMES, Game, IllegalMove, RuleError, dump_state, game_o
 from mazzo.engine.errors import N_, InvalidInput, Reason, Text
 from mazzo.engine.events import Event
 from mazzo.engine.game import check_seat
-from mazzo.engine.players import PLAYERS, Suggestion
+from mazzo.engine.players import PLAYERS, Suggestion, counted_simulations
 from mazzo.service import codec, i18n
 from mazzo.service.config import DEFAULT_MAX_SUGGEST_MS, Config
 from mazzo.service.errors import ApiError, ServiceReason
@@ -72,17 +72,11 @@ DEFAULT_SUGGEST_MS = 100
 UNLIMITED_SIMULATIONS = 1 << 30
 
 #: A safe retry must think the same: with an idempotency key a computer's search is
-#: bounded by simulations (this many per millisecond of its budget, by level), never
-#: by the clock, since a loaded server would then think less the second time. The
-#: clock bounds it only at RETRY_TIME_LIMIT_SECONDS, a guard against a broken search
-#: that no working server reaches, however loaded. The rates differ because the
-#: levels count different things: the intermediate's simulations are play-outs (a
-#: simulated deal played out once per legal move, a fraction of a millisecond
-#: each), the expert's the worlds it searched (each a search several moves deep,
-#: many play-outs' worth: about 12 a millisecond of a core in 2-player Scopa,
-#: 0.5 in Scopone, 0.16 in 2-player Tressette; 0.2 keeps a retried 100 ms
-#: Tressette move near its budget). The quick levels run no simulations.
-RETRY_SIMULATIONS_PER_MS = {"intermediate": 2.0, "expert": 0.2}
+#: bounded by a count of simulations for its budget
+#: (:func:`mazzo.engine.players.counted_simulations`), never by the clock, since a
+#: loaded server would then think less the second time. The clock bounds it only
+#: at RETRY_TIME_LIMIT_SECONDS, a guard against a broken search that no working
+#: server reaches, however loaded.
 RETRY_TIME_LIMIT_SECONDS = 60.0
 
 #: How late past its deadline a move still counts as in time: the clocks of the
@@ -92,11 +86,6 @@ CLOCK_TOLERANCE_SECONDS = 0.5
 _NewStateResponse = TypeVar(
     "_NewStateResponse", pb.NewGameResponse, pb.PlayResponse, pb.AdvanceResponse
 )
-
-
-def retry_simulations(level: str, budget_ms: int) -> int:
-    """The simulations a computer of ``level`` runs on a safe retry: at least one."""
-    return max(1, round(budget_ms * RETRY_SIMULATIONS_PER_MS.get(level, 0.0)))
 
 
 def _random_seed() -> int:
@@ -323,7 +312,8 @@ class EngineHandlers:
         arrived = now()
         budget_ms = computer.budget_ms
         if randomness.derived:  # a retry must think the same: simulations decide
-            simulations = retry_simulations(computer.level, budget_ms)
+            seen = game.view(state, computer.seat)
+            simulations = counted_simulations(computer.level, seen, budget_ms)
             deadline = arrived + RETRY_TIME_LIMIT_SECONDS
         else:
             simulations, deadline = UNLIMITED_SIMULATIONS, arrived + budget_ms / 1000

@@ -32,14 +32,13 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from mazzo.engine.game import Move
-from mazzo.engine.players import Budget, Suggestion, suggest
+from mazzo.engine.players import SEARCHING_LEVELS, Budget, Suggestion, suggest
 from mazzo.service.config import Config
 
 log = logging.getLogger(__name__)
 
-#: The levels worth a process hop, both searches bounded by their budget: the
-#: others (random, greedy) answer in microseconds, in the serving process.
-SEARCHING_LEVELS = frozenset({"intermediate", "expert"})
+# The searching levels (SEARCHING_LEVELS) are worth a process hop: the others
+# (random, greedy) answer in microseconds, in the serving process.
 
 
 def now() -> float:
