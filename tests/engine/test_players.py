@@ -256,14 +256,30 @@ def test_the_world_search_stops_after_its_simulations(rules: ScopaRules) -> None
             assert chosen.move in legal
 
 
+def _expert_searches_worlds(name: str, rules: Any) -> bool:
+    """Whether the expert searches worlds at a table of ``rules`` (its first view)."""
+    game = get_game(name)
+    state, _ = game.new_game(rules, seed=1)
+    return bots_of(name).expert_searches_worlds(game.view(state, state.to_play))
+
+
+#: The setups whose expert plays by play-outs, and those whose expert searches worlds.
+PLAYED_OUT = [s for s in SETUPS if not _expert_searches_worlds(s[1], s[2])]
+SEARCHED = [s for s in SETUPS if _expert_searches_worlds(s[1], s[2])]
+
+
+def test_the_expert_searches_worlds_at_two_seats_and_where_the_whole_deck_is_dealt() -> None:
+    searched = {setup[0] for setup in SEARCHED}
+    # Scopa at two seats and Scopone; not Scopa at three to six seats with a
+    # stock, nor Tressette and Briscola, where play-outs play better.
+    assert {"scopa-scopa", "scopa-scopone_scientifico", "scopa-scopone_classico"} <= searched
+    assert {"scopa-cirulla", "scopa-escoba"} <= searched
+    assert not searched & {"scopa-3p", "scopa-6p", "cirulla-4p", "escoba-4p"}
+    assert all(setup[1] == "scopa" for setup in SEARCHED)
+
+
 @pytest.mark.parametrize(
-    ("name", "rules"),
-    [(s[1], s[2]) for s in SETUPS if not bots_of(s[1]).expert_searches_worlds],
-    ids=[
-        i
-        for i, s in zip(SETUP_IDS, SETUPS, strict=True)
-        if not bots_of(s[1]).expert_searches_worlds
-    ],
+    ("name", "rules"), [s[1:] for s in PLAYED_OUT], ids=[s[0] for s in PLAYED_OUT]
 )
 def test_where_play_outs_play_better_the_expert_plays_as_the_intermediate_level(
     name: str, rules: Any
@@ -286,7 +302,7 @@ def test_a_count_for_a_budget_is_the_experts_worlds_where_it_searches_them_else_
     game = get_game(name)
     state, _ = game.new_game(rules, seed=1)
     view = game.view(state, state.to_play)
-    worlds = bots_of(name).expert_searches_worlds
+    worlds = bots_of(name).expert_searches_worlds(view)
     assert counted_simulations("expert", view, 100) == (20 if worlds else 200)
     assert counted_simulations("intermediate", view, 100) == 200
     assert counted_simulations("intermediate", view, 0.1) == 1  # at least one
@@ -336,9 +352,9 @@ def test_the_time_policy_spends_less_on_clear_choices(
         (ScopaRules.preset("scopone_scientifico"), True),
         (ScopaRules.preset("scopone_classico"), True),
         (ScopaRules(), False),
-        (ScopaRules(players=4), False),
+        (ScopaRules.preset("escoba"), False),
     ],
-    ids=["scopone", "scopone-classico", "scopa2", "scopa4"],
+    ids=["scopone", "scopone-classico", "scopa2", "escoba"],
 )
 def test_where_the_whole_deck_is_dealt_the_expert_searches_a_count_of_worlds_a_millisecond(
     rules: ScopaRules, whole_deck: bool

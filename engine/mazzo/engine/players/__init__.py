@@ -69,5 +69,5 @@ def counted_simulations(level: str, view: Any, milliseconds: float) -> int:
     the expert's worlds where its game searches them, else play-outs."""
     if level not in SEARCHING_LEVELS:
         return 0
-    worlds = level == "expert" and bots_for(view).expert_searches_worlds
+    worlds = level == "expert" and bots_for(view).expert_searches_worlds(view)
     return max(1, round(milliseconds * (WORLDS_PER_MS if worlds else PLAYOUTS_PER_MS)))

@@ -243,6 +243,14 @@ def whole_deck_dealt(view: ScopaView) -> bool:
     return rules.players * rules.hand_size + rules.table_size == len(DECK)
 
 
+def searches_worlds(view: ScopaView) -> bool:
+    """Whether the expert plays by the world search: at a table of two, or where
+    a hand deals the whole deck (Scopone). With three to six seats and a
+    stock, a search of a few moves, every other seat at its worst, sees less
+    than a round ahead and lost to the play-outs (docs/bots.md, the arena)."""
+    return len(view.hand_sizes) == 2 or whole_deck_dealt(view)
+
+
 def solvable(view: ScopaView) -> bool:
     """Whether the view fixes the whole state: two players and no stock left."""
     return len(view.hand_sizes) == 2 and view.stock_size == 0
@@ -257,6 +265,6 @@ BOTS = GameBots(
     searcher=_searcher,
     search_depth=3,
     exact_endgame=solvable,
-    expert_searches_worlds=True,
+    expert_searches_worlds=searches_worlds,
     whole_deck_dealt=whole_deck_dealt,
 )

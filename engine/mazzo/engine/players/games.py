@@ -20,10 +20,11 @@ module holding ``BOTS``):
   evenly (:func:`mazzo.engine.players.determinize.even_dealer`), else each is
   dealt independently (the classic design's sampling);
   ``search_depth``, the moves the expert searches ahead in each world;
-  ``expert_searches_worlds``, whether the expert plays by that search (else
-  it plays as the intermediate level: in Tressette, where a few cards' search
-  judged by the points won so far loses to the rules of thumb, while play-outs
-  to the hand's end beat both them and the search);
+  ``expert_searches_worlds(view)``, whether the expert plays by that search
+  at ``view``'s table (else it plays as the intermediate level: in Tressette,
+  where a few cards' search judged by the points won so far loses to the
+  rules of thumb, while play-outs to the hand's end beat both them and the
+  search; in Scopa with three to six seats and a stock);
   ``whole_deck_dealt(view)``, whether a hand deals every card at its start
   (no stock): the expert then searches a count of worlds a millisecond of
   its budget (:data:`mazzo.engine.players.world_search.WORLDS_PER_MS`);
@@ -75,7 +76,7 @@ class GameBots:
     reward: Callable[[Sequence[int], int], float] = margin
     searcher: Callable[..., World] | None = None
     search_depth: int = 0
-    expert_searches_worlds: bool = False
+    expert_searches_worlds: Callable[[Any], bool] = _never
     whole_deck_dealt: Callable[[Any], bool] = _never
     exact_endgame: Callable[[Any], bool] = _never
 

@@ -103,7 +103,7 @@ def choose(
     if len(legal_moves) == 1:
         return Suggestion(legal_moves[0])
     bots = bots_for(view)
-    if not bots.expert_searches_worlds:  # its game plays better by play-outs
+    if not bots.expert_searches_worlds(view):  # this table plays better by play-outs
         return montecarlo.choose(view, legal_moves, budget, rng)
     if bots.whole_deck_dealt(view) and budget.seconds:
         worlds = max(1, round(WORLDS_PER_MS * budget.seconds * 1000))
