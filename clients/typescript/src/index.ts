@@ -112,7 +112,10 @@ export interface SuggestOptions extends SeatOptions {
   budgetMs?: number;
   /** Seeds the player's choices. */
   seed?: bigint;
-  /** At most this many simulations: play-outs (intermediate) or worlds searched (expert). */
+  /**
+   * At most this many simulations: worlds searched (expert at a Scopa table
+   * of two and in Scopone), else play-outs of simulated deals.
+   */
   simulations?: number;
 }
 

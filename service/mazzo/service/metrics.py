@@ -166,7 +166,8 @@ class Metrics:
         self.mazzo_suggest_simulations_total = Counter(
             "mazzo_suggest_simulations_total",
             "Simulations run by Suggest and the computer seats, by level: play-outs of"
-            " simulated deals (intermediate), worlds searched (expert).",
+            " simulated deals (intermediate; expert elsewhere), worlds searched (expert at"
+            " a Scopa table of two and in Scopone).",
             ("level",),
             registry=self.registry,
         )

@@ -84,8 +84,9 @@ def parser() -> argparse.ArgumentParser:
         "--simulations",
         type=int,
         default=0,
-        help="the searching bots' and the hint's simulations a move at most: play-outs for "
-        "intermediate, worlds for expert (0: as their time allows)",
+        help="the searching bots' and the hint's simulations a move at most: worlds for "
+        "expert at a Scopa table of two and in Scopone, else play-outs (0: as their time "
+        "allows)",
     )
     play.add_argument(
         "--seed", type=int, help="the shuffle's seed: the same seed and options deal the same cards"
