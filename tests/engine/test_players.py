@@ -263,9 +263,9 @@ def _expert_searches_worlds(name: str, rules: Any) -> bool:
     return bots_of(name).expert_searches_worlds(game.view(state, state.to_play))
 
 
-#: The setups whose expert plays by play-outs, and those whose expert searches worlds.
-PLAYED_OUT = [s for s in SETUPS if not _expert_searches_worlds(s[1], s[2])]
+#: The setups whose expert searches worlds, and those whose expert plays by play-outs.
 SEARCHED = [s for s in SETUPS if _expert_searches_worlds(s[1], s[2])]
+PLAYED_OUT = [s for s in SETUPS if s not in SEARCHED]
 
 
 def test_the_expert_searches_worlds_at_two_seats_and_where_the_whole_deck_is_dealt() -> None:
