@@ -4,7 +4,8 @@ a whole game of 2-player Scopa and of 2-player Tressette against the expert.
 
 Every wait is on what the screen shows, with a generous bound; the final score
 is checked against the server's own, by replaying the recorded moves on a
-server this test starts.
+server this test starts. The last test checks that the suite's own gRPC use
+never stops a forked child from starting its program (tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ import os
 import re
 import socket
 import sys
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from pathlib import Path
 
+import grpc
 import pexpect
 import pytest
 
@@ -194,3 +199,43 @@ def test_a_whole_game_of_tressette_in_a_terminal_against_the_expert(
     assert labels == ["card points", "last trick", "napoletana", "hand total"]
     assert_scored_and_consistent(out, final, record, server)
     assert_local_server_stopped(out)
+
+
+def test_a_program_starts_in_a_terminal_while_this_process_has_grpc_calls_in_flight() -> None:
+    """The terminal tests fork this process, which has live gRPC channels, to run
+    ``mazzo``. A forked child must reach its program every time, not die first in
+    a polling thread gRPC restarted in it (with fork support on, some of forty
+    forks did every time, while gRPC watched a channel and made calls)."""
+    server = grpc.server(ThreadPoolExecutor(2))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    done = threading.Event()
+
+    def call_until_done(channel: grpc.Channel) -> None:
+        unknown = channel.unary_unary("/mazzo.test.Nothing/Call")
+        while not done.is_set():
+            with suppress(grpc.RpcError):  # UNIMPLEMENTED: a call made all the same
+                unknown(b"", timeout=WAIT)
+
+    def watched(connectivity: grpc.ChannelConnectivity) -> None:
+        pass
+
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        threads_before = set(threading.enumerate())
+        channel.subscribe(watched, try_to_connect=True)  # gRPC polls it in a thread of its own
+        pollers = set(threading.enumerate()) - threads_before
+        caller = threading.Thread(target=call_until_done, args=(channel,), daemon=True)
+        caller.start()
+        outputs = []
+        for _ in range(40):
+            child = pexpect.spawn("/bin/echo", ["started"], encoding="utf-8", timeout=WAIT)
+            child.expect(pexpect.EOF)
+            outputs.append(child.before.strip())
+            child.close()
+        done.set()
+        caller.join(WAIT)
+        channel.unsubscribe(watched)
+        for poller in pollers:  # it ends soon once nothing watches: close the channel after
+            poller.join(WAIT)
+    server.stop(None)
+    assert outputs == ["started"] * 40
