@@ -6,23 +6,17 @@ this suite must pass on a machine whose cores are busy. The profile below
 turns them off for every property test, including those that set their own
 example counts with ``@settings``.
 
-gRPC's fork support is off for the suite's processes, set before any test
-module imports grpc. The suite runs programs in pseudo-terminals (pexpect
-forks this process, then the child closes its descriptors and execs) while its
-own channels and servers are live. With fork support on, grpcio (1.81 and
-later) restarts its polling thread in the forked child, and that thread aborts
-the child ("epoll_wait error: Bad file descriptor") once the child has closed
-the poller's descriptor: the program never starts, at random. Nothing here uses
-gRPC in a forked child, which is all that fork support is for.
+The environment of the suite's own processes is set here too, before any
+test module imports grpc (tests/suite_env.py says what and why).
 """
 
 from __future__ import annotations
 
-import os
-
 from hypothesis import HealthCheck, settings
 
-os.environ["GRPC_ENABLE_FORK_SUPPORT"] = "false"
+from tests.suite_env import apply_suite_settings
+
+apply_suite_settings()
 
 settings.register_profile("mazzo", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("mazzo")

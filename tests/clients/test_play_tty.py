@@ -5,7 +5,7 @@ a whole game of 2-player Scopa and of 2-player Tressette against the expert.
 Every wait is on what the screen shows, with a generous bound; the final score
 is checked against the server's own, by replaying the recorded moves on a
 server this test starts. The last test checks that the suite's own gRPC use
-never stops a forked child from starting its program (tests/conftest.py).
+never stops a forked child from starting its program (tests/suite_env.py).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import pytest
 
 from tests.clients.play_support import replayed_scores, scores_said
 from tests.service.processes import Served, started
+from tests.suite_env import without_suite_settings
 
 MAZZO = Path(sys.executable).with_name("mazzo")  # installed with mazzo-client
 WAIT = 60.0
@@ -47,7 +48,7 @@ def spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
     # The terminal's size is the pty's: pytest-xdist's workers set $COLUMNS and $LINES.
     env = {
         k: v
-        for k, v in os.environ.items()
+        for k, v in without_suite_settings(os.environ).items()
         if not k.startswith("MAZZO_") and k not in ("COLUMNS", "LINES")
     }
     screen = io.StringIO()

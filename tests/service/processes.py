@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.service.support import http_call
+from tests.suite_env import without_suite_settings
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0
@@ -71,14 +72,15 @@ class Served:
 
 
 def environment(**settings: str) -> dict[str, str]:
-    """The test's environment without any MAZZO_* setting, plus ``settings``.
+    """The test's environment without any MAZZO_* setting (nor the suite's own,
+    tests/conftest.py), plus ``settings``.
 
     Free ports of 127.0.0.1, 4 gRPC threads, one process (MAZZO_WORKERS=1) and
     no drain delay on SIGTERM unless ``settings`` say otherwise.
     """
     env = {
         name: value
-        for name, value in os.environ.items()
+        for name, value in without_suite_settings(os.environ).items()
         if not name.startswith("MAZZO_") and name != "PROMETHEUS_MULTIPROC_DIR"
     }
     env.update(
