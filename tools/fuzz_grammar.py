@@ -179,8 +179,14 @@ class JsonGrammar:
         rng = self.rng
         depth = rng.choice(DEPTHS)
         opening, closing = rng.choice(
-            (("[", "]"), ('{"x":', "}"), ('{"move":', "}"), ('[{"a":', "}]"), ('{"scopa":', "}"),
-             ('{"briscola":', "}"))
+            (
+                ("[", "]"),
+                ('{"x":', "}"),
+                ('{"move":', "}"),
+                ('[{"a":', "}]"),
+                ('{"scopa":', "}"),
+                ('{"briscola":', "}"),
+            )
         )
         inner = rng.choice(("", "1", "null", '"x"', "{}", "[]")) if opening == "[" else "1"
         return opening * depth + inner + closing * depth

@@ -384,7 +384,7 @@ def operations(contract: Contract) -> dict[str, Any]:
         request = contract.messages[method.input_type][0]
         if verb != "get":
             if rule.body != "*":
-                raise SystemExit(f"gen_openapi: {method.name}: only body \"*\" is mapped")
+                raise SystemExit(f'gen_openapi: {method.name}: only body "*" is mapped')
             operation["requestBody"] = {
                 "required": False,
                 "content": {"application/json": {"schema": _ref(method.input_type)}},
