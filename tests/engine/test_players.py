@@ -303,7 +303,7 @@ def test_a_count_for_a_budget_is_the_experts_worlds_where_it_searches_them_else_
     state, _ = game.new_game(rules, seed=1)
     view = game.view(state, state.to_play)
     worlds = bots_of(name).expert_searches_worlds(view)
-    assert counted_simulations("expert", view, 100) == (30 if worlds else 200)
+    assert counted_simulations("expert", view, 100) == (20 if worlds else 200)
     assert counted_simulations("intermediate", view, 100) == 200
     assert counted_simulations("intermediate", view, 0.1) == 1  # at least one
     for level in set(PLAYERS) - SEARCHING_LEVELS:
@@ -369,7 +369,7 @@ def test_where_the_whole_deck_is_dealt_the_expert_searches_a_count_of_worlds_a_m
         return 0.0
 
     for milliseconds in (10, 40):
-        worlds = world_search.counted_worlds(milliseconds)
+        worlds = round(world_search.WORLDS_PER_MS * milliseconds)
         budget = Budget(worlds + 5, milliseconds / 1000, stopped)
         searched = expert(view, legal, budget, random.Random(1)).simulations
         # Bounded by the count, or else by the simulations (the clock never stops).
@@ -377,26 +377,6 @@ def test_where_the_whole_deck_is_dealt_the_expert_searches_a_count_of_worlds_a_m
     # A simulations limit below the count still binds; with no clock, no count.
     assert expert(view, legal, Budget(2, 0.04, stopped), random.Random(1)).simulations == 2
     assert expert(view, legal, Budget(7), random.Random(1)).simulations == 7
-
-
-def test_where_the_whole_deck_is_dealt_a_retry_searches_as_a_first_try_with_time_to_spare() -> None:
-    """A retry's expert is bounded by a count for its budget and otherwise by a
-    generous time limit (the server's); a first try by its budget, whose count of
-    worlds binds before the clock where the whole deck is dealt: they search the
-    same worlds and choose alike."""
-    game = get_game("scopa")
-    state, _ = game.new_game(ScopaRules.preset("scopone_scientifico"), seed=3)
-    view, legal = game.view(state, state.to_play), game.legal_moves(state)
-
-    def stopped() -> float:  # a clock that never runs out
-        return 0.0
-
-    retried = Budget(counted_simulations("expert", view, 100), 60.0, stopped)
-    first = Budget(1 << 30, 0.1, stopped)
-    expert = PLAYERS["expert"]
-    chosen = expert(view, legal, first, random.Random(4))
-    assert chosen.simulations == 30
-    assert expert(view, legal, retried, random.Random(4)) == chosen
 
 
 def test_the_intermediate_level_stops_when_its_injected_clock_runs_out() -> None:

@@ -20,8 +20,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from mazzo.engine import dump_state
-from mazzo.engine.players import PLAYOUTS_PER_MS
-from mazzo.engine.players.world_search import counted_worlds
+from mazzo.engine.players import PLAYOUTS_PER_MS, WORLDS_PER_MS
 from mazzo.service.handlers import rpcs
 from mazzo.service.table import random_key
 from mazzo.v1 import engine_pb2 as pb
@@ -486,7 +485,7 @@ def test_a_searching_computer_retried_with_one_key_plays_alike(
     # Both thought to the level's own count, never by the clock: the expert's
     # worlds where it searches them, else play-outs (whole deals, so up to a
     # deal's fewer).
-    limit = counted_worlds(budget_ms) if worlds else round(budget_ms * PLAYOUTS_PER_MS)
+    limit = round(budget_ms * (WORLDS_PER_MS if worlds else PLAYOUTS_PER_MS))
     moves = sum(seat == 1 for seat, _ in _played(first.events))  # a trick's winner leads
     assert between - before == after - between
     assert moves * limit // 2 < between - before <= moves * limit

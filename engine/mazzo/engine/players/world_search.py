@@ -85,15 +85,12 @@ STOP_MIN = 6
 #: drawn alone: in 2-player Scopa worth about what four times the worlds are
 #: worth to the PIMC baseline.
 EVEN_DEALS = True
-#: The worlds a millisecond of the budget buys where a count bounds the search
-#: (:func:`counted_worlds`): where a hand deals the whole deck at its start, at
-#: most this many (30 at 100 ms). A hand's first moves, whose worlds hold ten
-#: cards a hand, then spend up to the whole budget and its last ones a few
-#: milliseconds: in Scopone scientifico six worlds a move won 76% of 300
-#: matches against the PIMC baseline, a flat budget of about the same CPU a
-#: match 65% (docs/bots.md). A search that must think the same twice (a safe
-#: retry) searches exactly this many, wherever it searches worlds: a world
-#: takes about 0.1 ms in 2-player Scopa and up to 3 ms in Scopone.
+#: Where a hand deals the whole deck at its start, the worlds searched a
+#: millisecond of the budget, at most (30 at 100 ms). A hand's first moves,
+#: whose worlds hold ten cards a hand, then spend up to the whole budget and
+#: its last ones a few milliseconds: in Scopone scientifico six worlds a move
+#: won 76% of 300 matches against the PIMC baseline, a flat budget of about
+#: the same CPU a match 65% (docs/bots.md).
 WORLDS_PER_MS = 0.3
 #: Deeper than any last round (three cards a hand).
 LAST_ROUND_DEPTH = 8
@@ -109,7 +106,7 @@ def choose(
     if not bots.expert_searches_worlds(view):  # this table plays better by play-outs
         return montecarlo.choose(view, legal_moves, budget, rng)
     if bots.whole_deck_dealt(view) and budget.seconds:
-        worlds = counted_worlds(budget.seconds * 1000)
+        worlds = max(1, round(WORLDS_PER_MS * budget.seconds * 1000))
         budget = Budget(min(budget.simulations, worlds), budget.seconds, budget.clock)
     more = budget.meter()
     assert bots.searcher is not None, "a game whose expert searches worlds has a searcher"
@@ -123,12 +120,6 @@ def choose(
         best = max(range(len(legal_moves)), key=worths.__getitem__)
         return Suggestion(legal_moves[best], search.points[best], 1)
     return search_worlds(view, legal_moves, budget, rng, more)
-
-
-def counted_worlds(milliseconds: float) -> int:
-    """The worlds searched for ``milliseconds`` of budget where a count bounds the
-    search (:data:`WORLDS_PER_MS`, at least one)."""
-    return max(1, round(WORLDS_PER_MS * milliseconds))
 
 
 def search_worlds(
