@@ -3,6 +3,7 @@
     python -m benchmarks.arena --rows scopa:expert-greedy --pairs 100 --budget-ms 100
     python -m benchmarks.arena --speed            # the play-outs a second
     python -m benchmarks.arena --last-rounds 600  # Scopa's last round: exact search vs sampling
+    python -m benchmarks.arena --retry-cost 10    # a safe retry's search: its CPU by table
     python -m benchmarks.arena --smoke            # tiny counts: checks that it all runs
     python -m benchmarks.arena --rows scopa:expert-pimc --budget-ms 12 --search STOP_Z=1.5
 
@@ -53,6 +54,7 @@ from mazzo.engine.players import (
     PLAYERS,
     Budget,
     Player,
+    counted_simulations,
     greedy,
     montecarlo,
     pimc,
@@ -66,6 +68,8 @@ from mazzo.engine.tressette import TressetteRules
 
 RESULTS = pathlib.Path(__file__).resolve().parent / "results" / "arena-latest.json"
 UNLIMITED = 1 << 30
+#: The budget of the smoke run's safe retries (one world or a few play-outs).
+SMOKE_RETRY_MS = 2.0
 #: A move's CPU time past its budget is kept (for the overrun figures) from this many ms.
 OVERRUN_KEPT_MS = 0.5
 Z95 = 1.96
@@ -404,6 +408,48 @@ def last_round_table(count: int, budget_ms: float, seed: int) -> Table:
     return table
 
 
+def retry_cost_table(hands: int, budget_ms: float) -> Table:
+    """What a safe retry's expert costs: the CPU time of its search bounded by the
+    count for ``budget_ms`` (:func:`mazzo.engine.players.counted_simulations`,
+    no clock), at every choice of ``hands`` first hands played by greedy, by table."""
+    table = Table(
+        "retry_cost",
+        f"Expert on a safe retry (a count of simulations for {budget_ms:g} ms, no clock):"
+        " CPU ms a choice, first hands played by greedy",
+        ["game", "choices", "simulations", "median", "90th pct", "99th pct", "worst"],
+    )
+    for label, name, make_rules in SETUPS.values():
+        spent: list[float] = []
+        for seed in range(hands):
+            for view, legal in first_hand_choices(name, make_rules(), seed):
+                count = counted_simulations("expert", view, budget_ms)
+                started = time.process_time()
+                suggest("expert", view, legal, Budget(count), random.Random(seed))
+                spent.append(1000 * (time.process_time() - started))
+        spent.sort()
+        shares = (0.5, 0.9, 0.99, 1.0)
+        table.add(label, len(spent), count, *(_percentile(spent, share) for share in shares))
+    return table
+
+
+def _percentile(ordered: Sequence[float], share: float) -> float:
+    return round(ordered[int(share * (len(ordered) - 1))], 1)
+
+
+def first_hand_choices(name: str, rules: Any, seed: int) -> Iterator[tuple[Any, list[Any]]]:
+    """The view and legal moves of every position of a first hand, played by greedy
+    for every seat, where the seat to play has a choice."""
+    game = get_game(name)
+    state, _ = game.new_game(rules, seed=seed)
+    rng = random.Random(seed)
+    while state.winner is None and state.hand_number == 1:
+        legal = game.legal_moves(state)
+        view = game.view(state, state.to_play)
+        if len(legal) > 1:
+            yield view, legal
+        state, _ = game.apply(state, greedy.choose(view, legal, Budget(1), rng).move)
+
+
 def _timed(player: Player, spent: list[float]) -> Player:
     """``player``, adding the CPU milliseconds of each choice to ``spent``."""
 
@@ -546,13 +592,22 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="compare the exact search of Scopa's last round with sampling on N rounds",
     )
+    parser.add_argument(
+        "--retry-cost",
+        type=int,
+        default=0,
+        metavar="HANDS",
+        help="the CPU of a safe retry's expert search at --budget-ms, by table, over the"
+        " choices of HANDS first hands",
+    )
     parser.add_argument("--smoke", action="store_true", help="tiny counts, to check it runs")
     parser.add_argument("--results", type=pathlib.Path, default=RESULTS, help="JSON file to write")
     args = parser.parse_args(argv)
     if args.smoke:
         args.pairs, args.simulations, args.target, args.workers = 1, 4, 1, 1
-    # --last-rounds alone runs no matches.
-    default = [] if args.last_rounds else [Row.parse(r) for r in DEFAULT_ROWS]
+    # --last-rounds or --retry-cost alone runs no matches.
+    alone = args.last_rounds or args.retry_cost
+    default = [] if alone else [Row.parse(r) for r in DEFAULT_ROWS]
     rows: list[Row] = args.rows or default
     settings = Settings(args.budget_ms, args.simulations, args.target, args.seed, *args.pimc)
     tune_search(dict(args.search))  # before the workers fork: they inherit it
@@ -596,6 +651,9 @@ def main(argv: list[str] | None = None) -> int:
         tables.append(
             last_round_table(2 if args.smoke else args.last_rounds, args.budget_ms, args.seed)
         )
+    if args.retry_cost or args.smoke:
+        hands, budget_ms = (1, SMOKE_RETRY_MS) if args.smoke else (args.retry_cost, args.budget_ms)
+        tables.append(retry_cost_table(hands, budget_ms))
     for table in tables:
         print()
         print(table.render(), flush=True)

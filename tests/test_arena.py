@@ -29,7 +29,7 @@ def test_a_smoke_arena_prints_every_row_and_writes_its_results(
     assert body["settings"]["smoke"] is True
     assert body["settings"]["rows"] == rows
     tables = {t["name"]: t for t in body["tables"]}
-    assert set(tables) == {"arena", "playout_speed", "last_round"}
+    assert set(tables) == {"arena", "playout_speed", "last_round", "retry_cost"}
     for table in tables.values():
         assert table["title"] in printed
         for row in table["rows"]:
@@ -52,6 +52,11 @@ def test_a_smoke_arena_prints_every_row_and_writes_its_results(
     for row, pair in body["settings"]["pairs_raw"].items():
         assert len(pair) == 1 and len(pair[0]) == sides.get(row, 2)
         assert [match["a_side"] for match in pair[0]] == list(range(sides.get(row, 2)))
+    labels = [label for label, _, _ in arena.SETUPS.values()]
+    assert [row[0] for row in tables["retry_cost"]["rows"]] == labels
+    for _, choices, simulations, *percentiles in tables["retry_cost"]["rows"]:
+        assert choices > 0 and simulations >= 1
+        assert percentiles == sorted(percentiles)  # median, 90th, 99th, worst
     (last_round,) = tables["last_round"]["rows"]
     assert last_round[0] == 2  # last rounds, each played by both searches
     assert last_round[3] + last_round[4] <= 2  # better, worse
