@@ -16,6 +16,8 @@ from mazzo.engine.players import (
     Budget,
     counted_simulations,
     determinize,
+    endgame,
+    greedy,
     suggest,
     world_search,
 )
@@ -344,6 +346,43 @@ def test_the_time_policy_spends_less_on_clear_choices(
         assert world_search.STOP_MIN <= chosen.simulations <= limit
         spent.append(chosen.simulations)
     assert min(spent) < limit
+
+
+def _exact_nodes(view: Any, legal: list[Move]) -> int:
+    """The nodes of the expert's exact search of a last round, unbounded."""
+    searcher = bots_of("scopa").searcher
+    assert searcher is not None
+    search = searcher(view)(random.Random(1), world_search.evaluation_of(view), lambda _: True, 0)
+    search.root(legal, world_search.LAST_ROUND_DEPTH)
+    return int(search.nodes)
+
+
+def _a_large_escoba_last_round() -> tuple[Any, list[Move]]:
+    """The first last round of an Escoba hand played by greedy whose exact search
+    takes over 1,000 nodes (where a card may be laid even when it could take)."""
+    game = get_game("scopa")
+    state, _ = game.new_game(ScopaRules.preset("escoba"), seed=1)
+    rng = random.Random(1)
+    while state.hand_number == 1:
+        view, legal = game.view(state, state.to_play), game.legal_moves(state)
+        if endgame.solvable(view) and len(legal) > 1 and _exact_nodes(view, legal) > 1000:
+            return view, legal
+        state, _ = game.apply(state, greedy.choose(view, legal, Budget(1), rng).move)
+    raise AssertionError("no large last round in this hand")
+
+
+def test_a_count_alone_bounds_the_experts_exact_last_round_by_its_nodes() -> None:
+    """With no clock, the exact last round searches at most EXACT_NODES_A_SIMULATION
+    nodes a simulation of the count; past them the sampling search chooses, as
+    when a clock stops it (one world searched exactly counts 1 simulation)."""
+    view, legal = _a_large_escoba_last_round()
+    needed = _exact_nodes(view, legal)
+    per_simulation = world_search.EXACT_NODES_A_SIMULATION
+    expert = PLAYERS["expert"]
+    enough = Budget(needed // per_simulation + 2)  # room for the last check's 64 nodes
+    assert expert(view, legal, enough, random.Random(2)).simulations == 1
+    cut = expert(view, legal, Budget(needed // per_simulation - 2), random.Random(2))
+    assert cut.move in legal and cut.simulations != 1
 
 
 @pytest.mark.parametrize(

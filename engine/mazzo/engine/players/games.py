@@ -56,6 +56,8 @@ class WorldSearch(Protocol):
 
     #: By root move, the side's own points this hand on the line found.
     points: list[float]
+    #: The nodes searched so far.
+    nodes: int
 
     def root(self, moves: Sequence[Move], depth: int, cap: float | None = None) -> list[float]: ...
 
