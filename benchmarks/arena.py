@@ -421,7 +421,9 @@ def retry_cost_table(hands: int, budget_ms: float) -> Table:
     for label, name, make_rules in SETUPS.values():
         spent: list[float] = []
         for seed in range(hands):
-            for view, legal in first_hand_choices(name, make_rules(), seed):
+            for _, view, legal in first_hand(name, make_rules(), seed):
+                if len(legal) == 1:
+                    continue
                 count = counted_simulations("expert", view, budget_ms)
                 started = time.process_time()
                 suggest("expert", view, legal, Budget(count), random.Random(seed))
@@ -436,17 +438,16 @@ def _percentile(ordered: Sequence[float], share: float) -> float:
     return round(ordered[int(share * (len(ordered) - 1))], 1)
 
 
-def first_hand_choices(name: str, rules: Any, seed: int) -> Iterator[tuple[Any, list[Any]]]:
-    """The view and legal moves of every position of a first hand, played by greedy
-    for every seat, where the seat to play has a choice."""
+def first_hand(name: str, rules: Any, seed: int) -> Iterator[tuple[Any, Any, list[Any]]]:
+    """Every position of a first hand played by greedy for every seat: the state,
+    the view of the seat to play and its legal moves."""
     game = get_game(name)
     state, _ = game.new_game(rules, seed=seed)
     rng = random.Random(seed)
     while state.winner is None and state.hand_number == 1:
         legal = game.legal_moves(state)
         view = game.view(state, state.to_play)
-        if len(legal) > 1:
-            yield view, legal
+        yield state, view, legal
         state, _ = game.apply(state, greedy.choose(view, legal, Budget(1), rng).move)
 
 
@@ -465,18 +466,11 @@ def _timed(player: Player, spent: list[float]) -> Player:
 def last_rounds(rules: ScopaRules, seeds: Iterable[int]) -> Iterator[ScopaState]:
     """The first move of the first hand's last round, after greedy play, by
     seed (a seed whose first hand ends the match gives none)."""
-    game = get_game("scopa")
     for seed in seeds:
-        state, _ = game.new_game(rules, seed=seed)
-        rng = random.Random(seed)
-        while state.stock or len(state.hands[state.to_play]) < 3:
-            legal = game.legal_moves(state)
-            view = game.view(state, state.to_play)
-            state, _ = game.apply(state, greedy.choose(view, legal, Budget(1), rng).move)
-            if state.hand_number > 1:
+        for state, _, _ in first_hand("scopa", rules, seed):
+            if not state.stock and len(state.hands[state.to_play]) == 3:
+                yield state
                 break
-        else:
-            yield state
 
 
 def hand_margin(state: ScopaState, me: Player, budget: Budget, rng: random.Random) -> int:
