@@ -357,16 +357,19 @@ def _exact_nodes(view: Any, legal: list[Move]) -> int:
     return int(search.nodes)
 
 
-def _a_large_escoba_last_round() -> tuple[Any, list[Move]]:
+def _a_large_escoba_last_round() -> tuple[Any, list[Move], int]:
     """The first last round of an Escoba hand played by greedy whose exact search
-    takes over 1,000 nodes (where a card may be laid even when it could take)."""
+    takes over 1,000 nodes (where a card may be laid even when it could take),
+    and those nodes."""
     game = get_game("scopa")
     state, _ = game.new_game(ScopaRules.preset("escoba"), seed=1)
     rng = random.Random(1)
     while state.hand_number == 1:
         view, legal = game.view(state, state.to_play), game.legal_moves(state)
-        if endgame.solvable(view) and len(legal) > 1 and _exact_nodes(view, legal) > 1000:
-            return view, legal
+        if endgame.solvable(view) and len(legal) > 1:
+            nodes = _exact_nodes(view, legal)
+            if nodes > 1000:
+                return view, legal, nodes
         state, _ = game.apply(state, greedy.choose(view, legal, Budget(1), rng).move)
     raise AssertionError("no large last round in this hand")
 
@@ -375,8 +378,7 @@ def test_a_count_alone_bounds_the_experts_exact_last_round_by_its_nodes() -> Non
     """With no clock, the exact last round searches at most EXACT_NODES_A_SIMULATION
     nodes a simulation of the count; past them the sampling search chooses, as
     when a clock stops it (one world searched exactly counts 1 simulation)."""
-    view, legal = _a_large_escoba_last_round()
-    needed = _exact_nodes(view, legal)
+    view, legal, needed = _a_large_escoba_last_round()
     per_simulation = world_search.EXACT_NODES_A_SIMULATION
     expert = PLAYERS["expert"]
     enough = Budget(needed // per_simulation + 2)  # room for the last check's 64 nodes

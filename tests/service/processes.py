@@ -73,7 +73,7 @@ class Served:
 
 def environment(**settings: str) -> dict[str, str]:
     """The test's environment without any MAZZO_* setting (nor the suite's own,
-    tests/conftest.py), plus ``settings``.
+    tests/suite_env.py), plus ``settings``.
 
     Free ports of 127.0.0.1, 4 gRPC threads, one process (MAZZO_WORKERS=1) and
     no drain delay on SIGTERM unless ``settings`` say otherwise.
