@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from mazzo.engine import InvalidInput, Reason, dump_state, game_of, load_state
 from mazzo.engine.game import MAX_HAND_NUMBER, MAX_SCORE
-from mazzo.engine.scopa import SCOPA, PrimieraRule, ScopaRules, ScopaState, new_game
+from mazzo.engine.scopa import SCOPA, PrimieraRule, ScopaRules, ScopaState, new_game, view
 from tests.engine.scopa_support import (
     card,
+    cards,
     make_state,
     random_chooser,
     shuffled_deck,
@@ -132,9 +133,81 @@ def test_the_registry_names_the_game_of_a_state():
     assert game_of(load_state(dump_state(state))) is SCOPA
 
 
-def test_a_seeded_two_player_state_stays_under_100_bytes_all_game_long():
+def test_a_seeded_two_player_state_stays_under_120_bytes_all_game_long():
     for state in game_states(2, seed=8):
-        assert len(dump_state(state)) < 100
+        assert len(dump_state(state)) < 120
+
+
+# ---------------------------------------------------------------- the round's plays
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_state_keeps_each_seats_last_two_plays_of_the_round(players):
+    state, _ = new_game(ScopaRules(players=players), seed=players)
+    chooser = random_chooser(players)
+    for step in steps(state, chooser):
+        after = step.after
+        if after.game_over or after.hand_number != step.before.hand_number:
+            assert after.round_plays == ()  # a new hand, or none
+        elif any(len(h) > len(b) for h, b in zip(after.hands, step.before.hands, strict=True)):
+            assert after.round_plays == ()  # a deal starts the round again
+        else:
+            taken = tuple(c for c in step.before.table if c not in after.table)
+            assert after.round_plays[-1] == (step.move.card, *taken)
+            assert after.round_plays[:-1] == step.before.round_plays[-(2 * players - 1) :]
+            assert len(after.round_plays) <= 2 * players
+
+
+def test_the_view_shows_the_rounds_plays():
+    state, _ = new_game(ScopaRules(players=2), seed=3)
+    for step in steps(state, random_chooser(3)):
+        for seat in (0, 1):
+            assert view(step.after, seat).round_plays == step.after.round_plays
+
+
+def test_a_state_of_format_3_reads_as_one_whose_rounds_plays_are_unknown():
+    # Format 3 had no round's plays: a token a server wrote before them (a seeded
+    # game of two, five plies in) still reads, with none.
+    old = bytes.fromhex(
+        "010302000b000000000000000008ff010000000101ff001a738b42658e0d650000000000000000"
+        "00000000000122031927131e150a0020140f08230918121b07111e0c02041d210b06260e1710250d"
+        "1f05031c011a032403160000"
+    )
+    state = load_state(old)
+    assert state.round_plays == ()
+    assert sum(map(len, state.hands)) == 1  # five of the round's six cards played
+    assert load_state(dump_state(state)) == state  # and it writes as format 4
+
+
+def test_a_state_of_format_4_written_as_format_3_reads_back_without_its_plays():
+    state = game_states(2, seed=4)[3]
+    assert state.round_plays
+    data = dump_state(state._replace(round_plays=()))
+    assert data[1] == 4 and data[-2:] == bytes(2)  # no plays, no decks
+    as_format_3 = data[:1] + bytes([3]) + data[2:-2] + data[-1:]
+    assert load_state(as_format_3) == state._replace(round_plays=())
+
+
+@pytest.mark.parametrize(
+    "plays",
+    [
+        ("7D",),  # one play where two cards were played
+        ("7D", "4B"),  # cards still in a hand
+        ("1C", "1C"),  # the same card played twice
+        ("1C", ""),  # a play of no card
+    ],
+)
+def test_round_plays_that_do_not_fit_the_cards_played_are_refused_as_corrupt(plays):
+    # Dealer 1: seat 0 led; each seat played one card (1C laid, 2C laid).
+    state = make_state(hands=["6D 2S", "4B 5B"], table="1C 2C", dealer=1, fill="stock")
+    state = state._replace(round_plays=tuple(cards(p) if p else () for p in plays))
+    assert_corrupt(dump_state(state))
+
+
+def test_round_plays_that_fit_the_cards_played_read_back():
+    state = make_state(hands=["6D 2S", "4B 5B"], table="1C 2C", dealer=1, fill="stock")
+    state = state._replace(round_plays=(cards("1C"), cards("2C")))
+    assert load_state(dump_state(state)) == state
 
 
 # ---------------------------------------------------------------- corrupt bytes

@@ -187,7 +187,7 @@ def test_views_and_the_codec_hold_at_every_step_of_random_games(players, seed, c
         data = dump_state(state)
         assert load_state(data) == state
         if players == 2:
-            assert len(data) < 100
+            assert len(data) < 120
         for seat in range(players):
             check_view(state, seat)
 

@@ -97,6 +97,12 @@ CIRULLA_POINTS = 3
 _new = tuple.__new__
 
 
+#: The turns of the table a state keeps of the round's plays (each seat's last
+#: two plays: what a player reasons from, :mod:`mazzo.engine.players.scopa_inference`,
+#: at a bounded size whatever the hand's size).
+PLAYS_KEPT = 2
+
+
 class ScopaState(NamedTuple):
     """A game of Scopa between two moves: everything, hidden cards included.
 
@@ -124,6 +130,10 @@ class ScopaState(NamedTuple):
     #: Started without a seed or decks: ``stock`` is in card order (a set, not a
     #: sequence), ``rng`` is 0, and each deal shuffles with the entropy apply() is given.
     fresh_draws: bool = False
+    #: This round's last plays, oldest first, at most :data:`PLAYS_KEPT` turns of
+    #: the table: each the card played, then the cards it took in the table's
+    #: order. Every seat saw them; a deal starts them again.
+    round_plays: tuple[tuple[Card, ...], ...] = ()
 
     @property
     def game_over(self) -> bool:
@@ -150,6 +160,8 @@ class ScopaView:
     rules: ScopaRules | None = None
     last_capture_side: int | None = None
     declared: tuple[int, ...] = ()
+    #: This round's plays so far, as the state's (:attr:`ScopaState.round_plays`).
+    round_plays: tuple[tuple[Card, ...], ...] = ()
 
     @property
     def face_up(self) -> tuple[Card, ...]:
@@ -538,7 +550,7 @@ def apply(
     seat, card, take, _ = resolve(state, move)
     # One unpacking instead of a dozen attribute reads: this runs on every move.
     (rules, dealer, hand_number, _, hands, table, stock, piles, sweeps, last_capture_side,
-     scores, rng_state, decks, _, revealed, declared, fresh) = state  # fmt: skip
+     scores, rng_state, decks, _, revealed, declared, fresh, round_plays) = state  # fmt: skip
     events: list[Event] = []
     hand = hands[seat]
     if rules.declarations and len(hand) == rules.hand_size:
@@ -565,10 +577,14 @@ def apply(
         if sweep:
             sweeps = replace_at(sweeps, side, sweeps[side] + 1)
         events.append(_new(Capture, (seat, side, card, taken, sweep)))
+        play: tuple[Card, ...] = (card, *taken)
     else:
         table = (*table, card)
+        play = (card,)
+    round_plays = (*round_plays[1 - PLAYS_KEPT * rules.players :], play)
     dealt_more = hands_empty and bool(stock)
     if dealt_more:
+        round_plays = ()
         # Every hand is empty and the stock is not: more each, nothing to the table.
         if fresh:
             stock = deal.fresh_order(stock, entropy)
@@ -595,6 +611,7 @@ def apply(
             revealed,
             declared,
             fresh,
+            round_plays,
         ),
     )
     if dealt_more:
@@ -659,7 +676,7 @@ def _end_hand(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[
         piles = replace_at(state.piles, side, state.piles[side] + state.table)
         state = state._replace(piles=piles, table=())
     sides = score_hand(state.rules, state.piles, state.sweeps, state.declared)
-    return close_hand(state, sides, events, _start_hand, declared=())
+    return close_hand(state, sides, events, _start_hand, declared=(), round_plays=())
 
 
 # ---------------------------------------------------------------- seeing
@@ -691,12 +708,17 @@ def view(state: ScopaState, seat: int) -> ScopaView:
         rules=state.rules,
         last_capture_side=state.last_capture_side,
         declared=state.declared,
+        round_plays=state.round_plays,
     )
 
 
 # ---------------------------------------------------------------- the compact codec
 
-_FORMAT = 3
+#: 4: the round's plays after the shown cards. Format 3 (without them) is still
+#: read, as a state whose round's plays are unknown (``()``), so that games in
+#: progress survive the upgrade.
+_FORMAT = 4
+_FORMATS = (3, _FORMAT)
 _NONE = 0xFF
 #: format, players, target, then the rules' enums, bool switches and re bello card.
 _RULES = struct.Struct(">BBHBBBBBBBHB")
@@ -729,7 +751,7 @@ def _decode_rules(data: memoryview) -> ScopaRules:
 def _rules_from_bytes(data: bytes) -> ScopaRules:
     # Cached: rules are immutable, and a server sees the same few again and again.
     fmt, players, target, *enums, flags, re_bello = _RULES.unpack_from(data)
-    if fmt != _FORMAT:
+    if fmt not in _FORMATS:
         raise ValueError(f"unknown Scopa state format {fmt}")
     if flags >> len(_FLAGS):
         raise ValueError(f"unknown option bits {flags:#x}")
@@ -759,6 +781,8 @@ def encode(state: ScopaState) -> bytes:
     out.append(len(state.declared))
     out += bytes(state.declared)
     packing.write_zones(out, (*state.hands, state.table, state.stock, *state.piles, state.revealed))
+    out.append(len(state.round_plays))
+    packing.write_zones(out, state.round_plays)
     packing.write_decks(out, state.decks)
     return bytes(out)
 
@@ -783,6 +807,9 @@ def _decode(data: memoryview) -> ScopaState:
     pos += 1 + len(declared)
     players = rules.players
     zones, pos = packing.read_zones(data, pos, players + 3 + rules.sides)
+    round_plays: list[tuple[Card, ...]] = []
+    if data[0] == _FORMAT:
+        round_plays, pos = packing.read_zones(data, pos + 1, data[pos])
     decks = packing.read_decks(data, pos)
     if not (0 <= dealer < players and 0 <= to_play < players):
         raise ValueError("seat out of range")
@@ -804,6 +831,7 @@ def _decode(data: memoryview) -> ScopaState:
         revealed=zones[-1],
         declared=declared,
         fresh_draws=bool(fresh),
+        round_plays=tuple(round_plays),
     )
 
 
@@ -834,7 +862,25 @@ def _inconsistencies(state: ScopaState) -> list[Text]:
         problems.append(Text("a shown card is not in a hand"))
     if not _hands_fit_turn(state):
         problems.append(Text("hand sizes do not fit the turn"))
+    if state.round_plays and not _round_plays_fit(state):
+        problems.append(Text("the round's plays do not fit the cards played"))
     return problems
+
+
+def _round_plays_fit(state: ScopaState) -> bool:
+    """As many plays as cards played since the deal (at most the turns kept),
+    each a card, then what it took; their cards on the table or in a pile, each
+    played once."""
+    rules = state.rules
+    played = rules.players * rules.hand_size - sum(map(len, state.hands))
+    kept = min(played, PLAYS_KEPT * rules.players)
+    if state.game_over or len(state.round_plays) != kept or not all(state.round_plays):
+        return False
+    shown = {*state.table, *(c for pile in state.piles for c in pile)}
+    cards = [play[0] for play in state.round_plays]
+    return len(set(cards)) == len(cards) and all(
+        c in shown for play in state.round_plays for c in play
+    )
 
 
 def _hands_fit_turn(state: ScopaState) -> bool:

@@ -223,6 +223,7 @@ def scopa_state(view: ScopaView, rng: random.Random, dealt: Dealt | None = None)
         decks=(),
         revealed=tuple(c for cards in view.known for c in cards),
         declared=view.declared,
+        round_plays=view.round_plays,
     )
 
 
