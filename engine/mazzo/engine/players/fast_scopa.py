@@ -20,7 +20,7 @@ sweeps, deals, leftovers and scores (:class:`~mazzo.engine.players.base.Trace`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -187,16 +187,32 @@ def _engine_move(seat: int, card: Card, take: frozenset[Card], could_take: bool)
     return Move(seat, card, take, not take and could_take)
 
 
-def greedy_play(hand: list[Card], table: tuple[Card, ...], rules: ScopaRules) -> Play:
-    """The greedy player's choice, quickly: see :func:`_policy`."""
+def greedy_play(hand: Sequence[Card], table: tuple[Card, ...], rules: ScopaRules) -> Play:
+    """The greedy player's choice, quickly: see :func:`_policy`. The first of
+    the plays :func:`valued_plays` values most."""
+    best: Play | None = None
+    best_value = -1e9
+    for value, card, take in valued_plays(hand, table, rules):
+        if value > best_value:
+            best, best_value = (card, take), value
+    assert best is not None
+    return best
+
+
+def valued_plays(
+    hand: Sequence[Card], table: tuple[Card, ...], rules: ScopaRules
+) -> list[tuple[float, Card, frozenset[Card]]]:
+    """Every play of ``hand`` on ``table`` with its worth to the greedy player's
+    rules of thumb (:mod:`mazzo.engine.players.greedy`, quickly): a taking its
+    cards, a sweep above all; a lay costs the card; leaving a table one card
+    sweeps (judged by its sum alone) costs more."""
     key = rules.capture_key
     worth = _worths(rules)
     by_rank = key[0] is not _BY_FIFTEEN
     by_fifteen = key[0] is not _BY_RANK
     total = sum(RANK_OF[c] for c in table)
     size = len(table)
-    best: Play | None = None
-    best_value = -1e9
+    plays = []
     for card in hand:
         for take in choices(card, table, rules):
             if take:
@@ -211,21 +227,23 @@ def greedy_play(hand: list[Card], table: tuple[Card, ...], rules: ScopaRules) ->
                 (by_rank and left <= MAX_RANK) or (by_fifteen and 0 < QUINDICI - left <= MAX_RANK)
             ):
                 value -= OPEN_SWEEP_PENALTY
-            if value > best_value:
-                best, best_value = (card, take), value
-    assert best is not None
-    return best
+            plays.append((value, card, take))
+    return plays
 
 
 def _simulator(view: ScopaView) -> Callable[[random.Random], ScopaState]:
     return lambda rng: determinize.scopa_state(view, rng)
 
 
-def _searcher(view: ScopaView, even: bool = False) -> World:
-    # Imported here: the world search is built on this module's capture choices.
+def _searcher(view: ScopaView, even: bool = False, inferred: bool = False) -> World:
+    # Imported here: the world search and the inference are built on this
+    # module's capture choices and values.
+    from mazzo.engine.players.scopa_inference import inferring
     from mazzo.engine.players.search import ScopaSearch
 
     deal = determinize.even_dealer(view) if even else None
+    if inferred:
+        deal = inferring(view, deal or (lambda rng: determinize.deal_unseen(view, rng)))
 
     def world(
         rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int

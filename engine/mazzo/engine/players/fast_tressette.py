@@ -156,7 +156,9 @@ def _simulator(view: TressetteView) -> Callable[[random.Random], TressetteState]
     return lambda rng: determinize.tressette_state(view, rng, voids)
 
 
-def _searcher(view: TressetteView, even: bool = False) -> World:
+def _searcher(view: TressetteView, even: bool = False, inferred: bool = False) -> World:
+    # The shown voids are what Tressette's plays say, and they are facts: every
+    # world keeps to them, ``inferred`` or not.
     voids = shown_voids(view)  # once per choice, as the simulator's
     deal = determinize.even_dealer(view, voids) if even else None
 

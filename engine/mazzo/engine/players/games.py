@@ -13,12 +13,15 @@ module holding ``BOTS``):
 * ``reward(points, side)``: what a simulated hand's points by side are worth to
   ``side`` (by default its points minus the best other side's; a game whose
   hands are won or lost, not scored, weighs the win);
-* ``searcher(view, even=False)``, for the games the world search knows (else
-  ``None``): how to deal a world that fits ``view`` and make its search
-  (:mod:`mazzo.engine.players.search`), as ``world(rng, evaluation, more, done)``;
-  with ``even``, the successive worlds' other hands cover the unseen cards
-  evenly (:func:`mazzo.engine.players.determinize.even_dealer`), else each is
-  dealt independently (the classic design's sampling);
+* ``searcher(view, even=False, inferred=False)``, for the games the world
+  search knows (else ``None``): how to deal a world that fits ``view`` and
+  make its search (:mod:`mazzo.engine.players.search`), as
+  ``world(rng, evaluation, more, done)``; with ``even``, the successive
+  worlds' other hands cover the unseen cards evenly
+  (:func:`mazzo.engine.players.determinize.even_dealer`), else each is dealt
+  independently (the classic design's sampling); with ``inferred``, the
+  worlds lean to the hands the other seats' plays point at, where the game
+  knows how (:mod:`mazzo.engine.players.scopa_inference`);
   ``search_depth``, the moves the expert searches ahead in each world;
   ``expert_searches_worlds(view)``, whether the expert plays by that search
   at ``view``'s table (else it plays as the intermediate level: in Tressette,

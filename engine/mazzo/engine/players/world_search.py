@@ -86,6 +86,12 @@ STOP_MIN = 6
 #: drawn alone: in 2-player Scopa worth about what four times the worlds are
 #: worth to the PIMC baseline.
 EVEN_DEALS = True
+#: The worlds lean to the other hands the other seats' plays point at, where
+#: the game's searcher knows how (``inferred``: at a Scopa table of two,
+#: :mod:`mazzo.engine.players.scopa_inference`). Against greedy, 20 worlds a
+#: move in 2-player Scopa won 2.6 points of matches more (0.5..4.7, 1,000
+#: matches on the same deals); against the PIMC baseline it changed nothing.
+INFER_PLAYS = True
 #: Where a hand deals the whole deck at its start, the worlds searched a
 #: millisecond of the budget, at most (30 at 100 ms). A hand's first moves,
 #: whose worlds hold ten cards a hand, then spend up to the whole budget and
@@ -146,7 +152,8 @@ def search_worlds(
     """Worlds searched until the meter ``more`` of ``budget`` stops."""
     bots = bots_for(view)
     assert bots.searcher is not None
-    world, depth = bots.searcher(view, even=EVEN_DEALS), bots.search_depth
+    world = bots.searcher(view, even=EVEN_DEALS, inferred=INFER_PLAYS)
+    depth = bots.search_depth
     evaluation = evaluation_of(view)
     totals = [0.0] * len(legal_moves)
     points = [0.0] * len(legal_moves)

@@ -1,0 +1,158 @@
+"""What the other seat's plays this round say of its hand (2-player Scopa):
+mazzo.engine.players.scopa_inference."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mazzo.engine.cards import Card
+from mazzo.engine.players import determinize, greedy, scopa_inference
+from mazzo.engine.players.base import Budget
+from mazzo.engine.players.fast_scopa import BOTS
+from mazzo.engine.players.search import Evaluation
+from mazzo.engine.scopa import ScopaRules, Variant, apply, legal_moves, new_game, view
+from tests.engine.scopa_support import cards, make_state
+
+
+def names(zone: frozenset[Card]) -> set[str]:
+    return {str(c) for c in zone}
+
+
+def a_lay_of_the_2_on_5_and_4():
+    """Dealer 1, so seat 0 led this round: on a table of 5D and 4S it laid 2B.
+    Seat 1 is to play."""
+    state = make_state(
+        hands=["7C 6S", "3S 8B 10C"], table="5D 4S 2B", dealer=1, to_play=1, fill="stock"
+    )
+    return state._replace(round_plays=(cards("2B"),))
+
+
+def test_the_tables_each_play_was_made_on_come_back_from_the_plays():
+    # 2B laid on 5D 4S; 4C took 4S; 9S laid on what was left.
+    state = make_state(
+        hands=["7C", "3S 8B"],
+        table="5D 2B 9S",
+        piles=["", "4C 4S"],
+        dealer=1,
+        to_play=1,
+        fill="stock",
+    )
+    state = state._replace(round_plays=(cards("2B"), cards("4C 4S"), cards("9S")))
+    assert scopa_inference.tables_played_on(view(state, 1)) == [
+        (0, cards("5D 4S")),
+        (1, cards("5D 2B 4S")),
+        (0, cards("5D 2B")),
+    ]
+
+
+def test_the_tables_of_a_whole_game_come_back_from_its_states():
+    state, _ = new_game(ScopaRules(), seed=5)
+    rng = random.Random(5)
+    tables: list[tuple[int, tuple[Card, ...]]] = []
+    checked = 0
+    while state.winner is None:
+        if not state.round_plays:
+            tables = []
+        found = scopa_inference.tables_played_on(view(state, state.to_play))
+        assert found is not None
+        kept = tables[len(tables) - len(found) :]  # each seat's last two plays
+        assert len(found) == min(len(tables), 4)
+        assert [(seat, sorted(t)) for seat, t in found] == [(seat, sorted(t)) for seat, t in kept]
+        checked += len(found)
+        move = rng.choice(legal_moves(state))
+        tables.append((state.to_play, state.table))
+        state, _ = apply(state, move)
+    assert checked > 100
+
+
+def test_a_lay_names_the_cards_with_which_the_rules_of_thumb_would_have_played_better():
+    (better,) = scopa_inference.telling_plays(view(a_lay_of_the_2_on_5_and_4(), 1))
+    # A 9 sweeps 5 and 4; a 10 or an 8 is a cheaper card to lay than the 2. A 4
+    # taking the 4 would leave 5 and 2, which one card sweeps: the 2 is better.
+    assert names(better) == {"9B", "9C", "9D", "9S", "10B", "10S", "8C", "8S"}
+
+
+def test_a_play_the_rules_of_thumb_would_not_make_with_the_cards_played_since_says_nothing():
+    # Seat 0 laid 2B on 5D 4S while it held 9S, which sweeps them: not the rules'
+    # play, so only its later lay of 9S tells (a 7 would have swept 5D 2B).
+    state = make_state(
+        hands=["6C", "3S 8B"],
+        table="5D 2B 9S",
+        piles=["", "4C 4S"],
+        dealer=1,
+        to_play=1,
+        fill="stock",
+    )
+    state = state._replace(round_plays=(cards("2B"), cards("4C 4S"), cards("9S")))
+    (better,) = scopa_inference.telling_plays(view(state, 1))
+    assert names(better) == {"7B", "7C", "7D", "7S"}
+
+
+def test_the_own_plays_and_a_table_of_more_than_two_tell_nothing():
+    state = a_lay_of_the_2_on_5_and_4()
+    assert scopa_inference.telling_plays(view(state, 0)) == []  # its own lay
+    four = make_state(
+        hands=["7C 6S", "3S 8B 10C", "1B 2S 3C", "6D 7B 8D"],
+        table="5D 4S 2B",
+        dealer=3,
+        to_play=1,
+        fill="stock",
+    )
+    assert scopa_inference.telling_plays(view(four._replace(round_plays=(cards("2B"),)), 1)) == []
+
+
+@pytest.mark.parametrize("variant", [Variant.SCOPA, Variant.ESCOBA, Variant.QUINDICI])
+def test_a_greedy_players_own_hand_breaks_none_of_its_plays(variant):
+    """The model is the greedy player's rules of thumb: where the other seat is
+    that player, its true hand fits every play that tells, and a random hand
+    often does not (so the plays do tell)."""
+    rules = ScopaRules.preset(variant)
+    told = broken_at_random = 0
+    for seed in range(6):
+        state, _ = new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        while state.winner is None:
+            seat = state.to_play
+            seen = view(state, seat)
+            telling = scopa_inference.telling_plays(seen)
+            other = state.hands[1 - seat]
+            assert all(better.isdisjoint(other) for better in telling)
+            if telling:
+                told += 1
+                dealt = determinize.deal_unseen(seen, rng)[0][1 - seat]
+                broken_at_random += any(not better.isdisjoint(dealt) for better in telling)
+            state, _ = apply(state, greedy.choose(seen, legal_moves(state), Budget(1), rng).move)
+    assert told > 100
+    assert broken_at_random > told / 10
+
+
+def test_the_worlds_lean_to_the_hands_the_plays_point_at():
+    seen = view(a_lay_of_the_2_on_5_and_4(), 1)
+    (better,) = scopa_inference.telling_plays(seen)
+    rng = random.Random(3)
+    plain = determinize.even_dealer(seen)
+    inferred = scopa_inference.inferring(seen, determinize.even_dealer(seen))
+
+    def breaking(deal) -> int:
+        return sum(not better.isdisjoint(deal(rng)[0][0]) for _ in range(400))
+
+    assert breaking(plain) > 150  # 8 of the 32 unseen cards: most pairs of two miss them
+    assert breaking(inferred) < 20  # kept 2% of the time, after 30 tries at most
+
+
+def test_the_experts_worlds_are_inferred_and_the_pimc_baselines_are_not():
+    seen = view(a_lay_of_the_2_on_5_and_4(), 1)
+    (better,) = scopa_inference.telling_plays(seen)
+
+    def breaking(**how) -> int:
+        world = BOTS.searcher(seen, **how)
+        rng = random.Random(4)
+        return sum(
+            not better.isdisjoint(world(rng, Evaluation(), lambda _: True, 0).hands[0])
+            for _ in range(200)
+        )
+
+    assert breaking(even=True, inferred=True) < 10
+    assert breaking() > 60
