@@ -67,10 +67,17 @@ def test_the_tables_of_a_whole_game_come_back_from_its_states():
     assert checked > 100
 
 
-def test_a_lay_names_the_cards_with_which_the_rules_of_thumb_would_have_played_better():
+def test_a_lay_names_the_cards_with_which_the_rules_of_thumb_would_have_taken_more():
     (better,) = scopa_inference.telling_plays(view(a_lay_of_the_2_on_5_and_4(), 1))
-    # A 9 sweeps 5 and 4; a 10 or an 8 is a cheaper card to lay than the 2. A 4
-    # taking the 4 would leave 5 and 2, which one card sweeps: the 2 is better.
+    # A 9 sweeps 5 and 4. A 10 or an 8 is a cheaper card to lay than the 2, but
+    # by less than MARGIN: no news. A 4 taking the 4 would leave 5 and 2, which
+    # one card sweeps: the rules of thumb rate it below the lay.
+    assert names(better) == {"9B", "9C", "9D", "9S"}
+
+
+def test_a_cheaper_card_to_lay_tells_without_the_margin(monkeypatch):
+    monkeypatch.setattr(scopa_inference, "MARGIN", 0.0)
+    (better,) = scopa_inference.telling_plays(view(a_lay_of_the_2_on_5_and_4(), 1))
     assert names(better) == {"9B", "9C", "9D", "9S", "10B", "10S", "8C", "8S"}
 
 
@@ -138,8 +145,8 @@ def test_the_worlds_lean_to_the_hands_the_plays_point_at():
     def breaking(deal) -> int:
         return sum(not better.isdisjoint(deal(rng)[0][0]) for _ in range(400))
 
-    assert breaking(plain) > 150  # 8 of the 32 unseen cards: most pairs of two miss them
-    assert breaking(inferred) < 20  # kept 2% of the time, after 30 tries at most
+    assert breaking(plain) > 60  # 4 of the 32 unseen cards: a hand of two holds one 24% of the time
+    assert breaking(inferred) < 10  # kept 2% of the time, after 30 tries at most
 
 
 def test_the_experts_worlds_are_inferred_and_the_pimc_baselines_are_not():
@@ -154,5 +161,5 @@ def test_the_experts_worlds_are_inferred_and_the_pimc_baselines_are_not():
             for _ in range(200)
         )
 
-    assert breaking(even=True, inferred=True) < 10
-    assert breaking() > 60
+    assert breaking(even=True, inferred=True) < 5
+    assert breaking() > 25

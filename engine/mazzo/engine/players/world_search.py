@@ -88,9 +88,8 @@ STOP_MIN = 6
 EVEN_DEALS = True
 #: The worlds lean to the other hands the other seats' plays point at, where
 #: the game's searcher knows how (``inferred``: at a Scopa table of two,
-#: :mod:`mazzo.engine.players.scopa_inference`). Against greedy, 20 worlds a
-#: move in 2-player Scopa won 2.6 points of matches more (0.5..4.7, 1,000
-#: matches on the same deals); against the PIMC baseline it changed nothing.
+#: :mod:`mazzo.engine.players.scopa_inference`): docs/bots.md, What the other
+#: seat's plays say.
 INFER_PLAYS = True
 #: Where a hand deals the whole deck at its start, the worlds searched a
 #: millisecond of the budget, at most (30 at 100 ms). A hand's first moves,
