@@ -160,7 +160,7 @@ class ScopaView:
     rules: ScopaRules | None = None
     last_capture_side: int | None = None
     declared: tuple[int, ...] = ()
-    #: This round's plays so far, as the state's (:attr:`ScopaState.round_plays`).
+    #: This round's last plays, as the state keeps them (:attr:`ScopaState.round_plays`).
     round_plays: tuple[tuple[Card, ...], ...] = ()
 
     @property
