@@ -29,18 +29,22 @@ def a_lay_of_the_2_on_5_and_4():
     return state._replace(round_plays=(cards("2B"),))
 
 
-def test_the_tables_each_play_was_made_on_come_back_from_the_plays():
-    # 2B laid on 5D 4S; 4C took 4S; 9S laid on what was left.
+def a_lay_a_taking_and_a_lay():
+    """Dealer 1: seat 0 laid 2B on 5D 4S, seat 1 took 4S with 4C, seat 0 laid
+    9S on what was left (it holds 6C). Seat 1 is to play."""
     state = make_state(
-        hands=["7C", "3S 8B"],
+        hands=["6C", "3S 8B"],
         table="5D 2B 9S",
         piles=["", "4C 4S"],
         dealer=1,
         to_play=1,
         fill="stock",
     )
-    state = state._replace(round_plays=(cards("2B"), cards("4C 4S"), cards("9S")))
-    assert scopa_inference.tables_played_on(view(state, 1)) == [
+    return state._replace(round_plays=(cards("2B"), cards("4C 4S"), cards("9S")))
+
+
+def test_the_tables_each_play_was_made_on_come_back_from_the_plays():
+    assert scopa_inference.tables_played_on(view(a_lay_a_taking_and_a_lay(), 1)) == [
         (0, cards("5D 4S")),
         (1, cards("5D 2B 4S")),
         (0, cards("5D 2B")),
@@ -84,16 +88,7 @@ def test_a_cheaper_card_to_lay_tells_without_the_margin(monkeypatch):
 def test_a_play_the_rules_of_thumb_would_not_make_with_the_cards_played_since_says_nothing():
     # Seat 0 laid 2B on 5D 4S while it held 9S, which sweeps them: not the rules'
     # play, so only its later lay of 9S tells (a 7 would have swept 5D 2B).
-    state = make_state(
-        hands=["6C", "3S 8B"],
-        table="5D 2B 9S",
-        piles=["", "4C 4S"],
-        dealer=1,
-        to_play=1,
-        fill="stock",
-    )
-    state = state._replace(round_plays=(cards("2B"), cards("4C 4S"), cards("9S")))
-    (better,) = scopa_inference.telling_plays(view(state, 1))
+    (better,) = scopa_inference.telling_plays(view(a_lay_a_taking_and_a_lay(), 1))
     assert names(better) == {"7B", "7C", "7D", "7S"}
 
 
