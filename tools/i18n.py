@@ -118,12 +118,17 @@ def _update(domain: Domain) -> None:
     template = extracted(domain)
     for locale in LOCALES:
         catalog = read(locale, domain)
+        created, ids = catalog.creation_date, _ids(catalog)
         catalog.update(template, no_fuzzy_matching=True)
         catalog.obsolete.clear()
+        if _ids(catalog) == ids:  # the same messages: the header's date stays too
+            catalog.creation_date = created
         path = catalog_path(locale, domain)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as po:
-            write_po(po, catalog, width=100, omit_header=False, sort_output=False)
+            # Where each message comes from by file, not line: a line moved in
+            # the sources then leaves every catalog as it is.
+            write_po(po, catalog, width=100, omit_header=False, include_lineno=False)
 
 
 def stale() -> list[str]:
