@@ -420,21 +420,30 @@ def retry_cost_table(hands: int, budget_ms: float) -> Table:
     )
     for label, name, make_rules in SETUPS.values():
         spent: list[float] = []
+        counts: set[int] = set()
         for seed in range(hands):
             for _, view, legal in first_hand(name, make_rules(), seed):
                 if len(legal) == 1:
                     continue
                 count = counted_simulations("expert", view, budget_ms)
+                counts.add(count)
                 started = time.process_time()
                 suggest("expert", view, legal, Budget(count), random.Random(seed))
                 spent.append(1000 * (time.process_time() - started))
         spent.sort()
         shares = (0.5, 0.9, 0.99, 1.0)
-        table.add(label, len(spent), count, *(_percentile(spent, share) for share in shares))
+        # One count a table (its rate is the table's), else every count, or none at all.
+        simulations: int | str | None = (
+            counts.pop() if len(counts) == 1 else "/".join(map(str, sorted(counts))) or None
+        )
+        table.add(label, len(spent), simulations, *(_percentile(spent, share) for share in shares))
     return table
 
 
-def _percentile(ordered: Sequence[float], share: float) -> float:
+def _percentile(ordered: Sequence[float], share: float) -> float | None:
+    """The value at ``share`` of ``ordered`` (None when it is empty)."""
+    if not ordered:
+        return None
     return round(ordered[int(share * (len(ordered) - 1))], 1)
 
 

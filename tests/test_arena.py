@@ -63,6 +63,17 @@ def test_a_smoke_arena_prints_every_row_and_writes_its_results(
     assert "| game | A | B |" in printed  # the Markdown table for docs/bots.md
 
 
+def test_the_retry_cost_table_of_a_table_without_a_choice_shows_no_figures(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(arena, "first_hand", lambda name, rules, seed: iter(()))
+    table = arena.retry_cost_table(hands=1, budget_ms=2.0)
+    assert [row[1:] for row in table.rows] == [[0, None, None, None, None, None]] * len(
+        arena.SETUPS
+    )
+    assert "-" in table.render()
+
+
 def test_a_row_names_a_setup_and_two_players() -> None:
     row = arena.Row.parse("tressette2:expert-greedy")
     assert (row.setup, row.first, row.second) == ("tressette2", "expert", "greedy")
