@@ -17,15 +17,17 @@ from mazzo.engine.players import (
     counted_simulations,
     determinize,
     endgame,
+    fast_tressette,
     greedy,
+    scopa_inference,
     suggest,
     world_search,
 )
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.search import Evaluation
 from mazzo.engine.players.voids import shown_voids
-from mazzo.engine.scopa import ScopaRules
-from mazzo.engine.tressette import TressetteRules
+from mazzo.engine.scopa import ScopaRules, judge_hand
+from mazzo.engine.tressette import NAPOLETANA_CARDS, TressetteRules
 from tests.engine.players_support import SETUP_IDS, SETUPS, positions
 
 LEVELS = sorted(PLAYERS)
@@ -231,6 +233,105 @@ def test_shown_voids_are_true_and_simulated_deals_respect_them(players: int) -> 
                 dealt = [c for c in simulated.hands[other] if c not in seen.known[other]]
                 assert not any(mask >> SUIT_OF[c] & 1 for c in dealt)
     assert found > 0
+
+
+def test_a_redeal_stops_at_the_first_deal_accepted_or_keeps_the_last_of_its_tries() -> None:
+    dealt: list[int] = []
+
+    def deal(rng: random.Random) -> Any:
+        dealt.append(len(dealt))
+        return dealt[-1]
+
+    assert determinize.redealt(deal, lambda d, rng: d == 2)(random.Random(1)) == 2
+    dealt.clear()
+    assert determinize.redealt(deal, lambda d, rng: False, tries=5)(random.Random(1)) == 4
+    assert len(dealt) == 5
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_cirulla_hand_that_declared_nothing_is_never_dealt_a_declaration(players: int) -> None:
+    """A hand of three declares when its first card is played: a seat that has
+    played without declaring held no declaration, and no simulated deal or
+    world gives it one; independent deals would."""
+    game = get_game("scopa")
+    rules = ScopaRules.preset("cirulla", players=players)
+    rng = random.Random(7)
+    found = broken_unkept = 0
+    for seed in range(40):
+        for state in positions(game, rules, seed=seed, every=1):
+            seat = state.to_play
+            seen = game.view(state, seat)
+            silent = scopa_inference.undeclared(seen)
+            for other, played in silent:
+                found += 1
+                # True: the cards it played this round and those it holds made no declaration.
+                assert len(played) + len(state.hands[other]) == rules.hand_size
+                assert judge_hand((*played, *state.hands[other])) is None
+            if not silent:
+                continue
+            simulate = bots_of("scopa").simulator(seen)
+            searcher = bots_of("scopa").searcher
+            assert searcher is not None
+            world = searcher(seen, even=True)
+            for _ in range(4):
+                for hands in (
+                    simulate(rng).hands,
+                    world(rng, Evaluation(), lambda _: True, 0).start.hands,
+                ):
+                    for other, played in silent:
+                        assert judge_hand((*played, *hands[other])) is None
+                hands = determinize.deal_unseen(seen, rng)[0]
+                broken_unkept += any(
+                    judge_hand((*played, *hands[other])) is not None for other, played in silent
+                )
+    assert found >= 20
+    assert broken_unkept > 0
+
+
+def _holds_a_napoletana(hands: Any, masks: tuple[int, ...]) -> bool:
+    """Whether a seat holds the whole napoletana of a suit its mask names."""
+    return any(
+        set(NAPOLETANA_CARDS[suit]) <= set(hands[seat])
+        for seat, mask in enumerate(masks)
+        for suit in range(4)
+        if mask >> suit & 1
+    )
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_napoletana_not_declared_is_never_dealt(players: int) -> None:
+    """A seat declares every napoletana it holds when it plays its first card
+    (or draws its last card): one that has played and not declared a suit's
+    holds no whole napoletana of it, in the game and in every simulated deal
+    and world; independent deals would give it one."""
+    game = get_game("tressette")
+    rules = TressetteRules(players=players, napoletana=True)
+    rng = random.Random(9)
+    found = broken_unkept = 0
+    for seed in range(30):
+        for state in positions(game, rules, seed=seed, every=2):
+            seen = game.view(state, state.to_play)
+            masks = fast_tressette.undeclared_napoletane(seen)
+            if not any(masks):
+                continue
+            found += 1
+            assert not _holds_a_napoletana(state.hands, masks)  # true
+            simulate = bots_of("tressette").simulator(seen)
+            searcher = bots_of("tressette").searcher
+            assert searcher is not None
+            for even in (False, True):
+                world = searcher(seen, even=even)
+                for _ in range(3):
+                    assert not _holds_a_napoletana(simulate(rng).hands, masks)
+                    start = world(rng, Evaluation(), lambda _: True, 0).start
+                    assert not _holds_a_napoletana(start.hands, masks)
+            voids = shown_voids(seen)
+            broken_unkept += sum(
+                _holds_a_napoletana(determinize.deal_unseen(seen, rng, voids)[0], masks)
+                for _ in range(5)
+            )
+    assert found >= 20
+    assert broken_unkept > 0
 
 
 def test_the_intermediate_level_stops_after_its_simulations_in_whole_deals() -> None:

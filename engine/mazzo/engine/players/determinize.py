@@ -10,7 +10,11 @@ places a player has to follow. What the view shows and the deal respects:
 * the cards others were seen to hold: Cirulla's declared hands, Tressette's
   drawn cards and declared napoletane;
 * Tressette: the suits a seat has shown it lacks (:mod:`mazzo.engine.players.voids`):
-  no card of such a suit is dealt to it.
+  no card of such a suit is dealt to it;
+* what a seat did not declare, where declaring is not a choice (Cirulla's
+  hands, Tressette's napoletane): a deal that gives a seat a hand it would
+  have declared is dealt again (:func:`redealt`), as each game's bots module
+  says.
 
 The stock's order is drawn at random too: nobody knows it.
 
@@ -44,6 +48,8 @@ def unseen_cards(view: Any) -> list[Card]:
 
 #: Every seat's hand (the view's seat's own included) and the stock.
 Dealt = tuple[list[tuple[Card, ...]], tuple[Card, ...]]
+#: A way to deal the unseen cards of one choice, again and again.
+Deal = Callable[[random.Random], Dealt]
 
 
 def deal_unseen(view: Any, rng: random.Random, voids: Sequence[int] = ()) -> Dealt:
@@ -78,7 +84,15 @@ def deal_unseen(view: Any, rng: random.Random, voids: Sequence[int] = ()) -> Dea
     return hands, tuple(stock)
 
 
-def even_dealer(view: Any, voids: Sequence[int] = ()) -> Callable[[random.Random], Dealt]:
+def dealer(view: Any, even: bool = False, voids: Sequence[int] = ()) -> Deal:
+    """The deals of one choice: :func:`even_dealer`'s with ``even``, else each
+    :func:`deal_unseen`'s."""
+    if even:
+        return even_dealer(view, voids)
+    return lambda rng: deal_unseen(view, rng, voids)
+
+
+def even_dealer(view: Any, voids: Sequence[int] = ()) -> Deal:
     """Deals that fit ``view``, as :func:`deal_unseen`'s, in which each other
     hand holds each unseen card about as often as any other, from one deal to
     the next.
@@ -142,6 +156,27 @@ def _draw(
         drawn.append(card)
         held.add(card)
     return drawn
+
+
+#: Deals tried for one that a rule of :func:`redealt` accepts, before the last
+#: one dealt is kept whatever.
+TRIES = 30
+
+
+def redealt(
+    deal: Deal, accepts: Callable[[Dealt, random.Random], bool], tries: int = TRIES
+) -> Deal:
+    """``deal``, dealt again until ``accepts`` the deal (rejection sampling),
+    at most ``tries`` times: then the last one dealt."""
+
+    def dealt_again(rng: random.Random) -> Dealt:
+        for _ in range(tries):
+            dealt = deal(rng)
+            if accepts(dealt, rng):
+                break
+        return dealt
+
+    return dealt_again
 
 
 ALL_SUITS = 0b1111

@@ -231,8 +231,18 @@ def valued_plays(
     return plays
 
 
+def _deal(view: ScopaView, even: bool) -> determinize.Deal:
+    """The deals of a choice, none giving a seat a hand it would have declared
+    and did not (Cirulla)."""
+    # Imported here: the inference is built on this module's values.
+    from mazzo.engine.players.scopa_inference import declarations_kept
+
+    return declarations_kept(view, determinize.dealer(view, even))
+
+
 def _simulator(view: ScopaView) -> Callable[[random.Random], ScopaState]:
-    return lambda rng: determinize.scopa_state(view, rng)
+    deal = _deal(view, even=False)
+    return lambda rng: determinize.scopa_state(view, rng, deal(rng))
 
 
 def _searcher(view: ScopaView, even: bool = False, inferred: bool = False) -> World:
@@ -241,14 +251,14 @@ def _searcher(view: ScopaView, even: bool = False, inferred: bool = False) -> Wo
     from mazzo.engine.players.scopa_inference import inferring
     from mazzo.engine.players.search import ScopaSearch
 
-    deal = determinize.even_dealer(view) if even else None
+    deal = _deal(view, even)
     if inferred:
-        deal = inferring(view, deal or (lambda rng: determinize.deal_unseen(view, rng)))
+        deal = inferring(view, deal)
 
     def world(
         rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int
     ) -> ScopaSearch:
-        state = determinize.scopa_state(view, rng, deal(rng) if deal else None)
+        state = determinize.scopa_state(view, rng, deal(rng))
         return ScopaSearch(state, view.side, evaluation, more, done)
 
     return world

@@ -151,22 +151,71 @@ def _policy(
     return min(legal, key=lambda c: (CARD_THIRDS[c], CARD_STRENGTH[c]))
 
 
+def undeclared_napoletane(view: TressetteView) -> tuple[int, ...]:
+    """By seat, the suits (bit s: suit s) whose napoletana the seat does not
+    hold whole. With the napoletana on, a seat declares each one it holds when
+    it plays its first card of the hand, and one a drawn card completes when it
+    draws it: a seat that has played this hand and did not declare a suit's
+    holds two of its three cards at most. Only the suits whose three cards
+    this seat cannot see are named (for the others it goes without saying)."""
+    rules = view.rules
+    assert rules is not None, "a view from mazzo.engine.tressette.view carries its rules"
+    players = len(view.hand_sizes)
+    if not rules.napoletana:
+        return (0,) * players
+    unseen = set(determinize.unseen_cards(view))
+    hidden = sum(1 << suit for suit, cards in enumerate(_NAPOLETANA) if unseen >= cards)
+    if any(view.piles):  # a trick is over: every seat has played
+        played = set(range(players))
+    else:
+        played = {(view.leader + at) % players for at in range(len(view.trick))}
+    declared = view.napoletana_suits or (0,) * players
+    return tuple(
+        hidden & ~declared[seat] if seat in played and seat != view.seat else 0
+        for seat in range(players)
+    )
+
+
+def napoletane_kept(view: TressetteView, deal: determinize.Deal) -> determinize.Deal:
+    """``deal``, dealt again while it gives a seat a napoletana it did not
+    declare (:func:`undeclared_napoletane`): a fact, as the shown voids."""
+    ruled_out = [
+        (seat, [whole for suit, whole in enumerate(_NAPOLETANA) if mask >> suit & 1])
+        for seat, mask in enumerate(undeclared_napoletane(view))
+        if mask
+    ]
+    if not ruled_out:
+        return deal
+
+    def kept(dealt: determinize.Dealt, rng: random.Random) -> bool:
+        hands = dealt[0]
+        return not any(cards <= set(hands[seat]) for seat, wholes in ruled_out for cards in wholes)
+
+    return determinize.redealt(deal, kept)
+
+
+def _deal(view: TressetteView, voids: Sequence[int], even: bool) -> determinize.Deal:
+    """The deals of a choice: around the shown voids, none giving a seat a
+    napoletana it did not declare."""
+    return napoletane_kept(view, determinize.dealer(view, even, voids))
+
+
 def _simulator(view: TressetteView) -> Callable[[random.Random], TressetteState]:
     voids = shown_voids(view)  # once per choice: every simulated deal respects them
-    return lambda rng: determinize.tressette_state(view, rng, voids)
+    deal = _deal(view, voids, even=False)
+    return lambda rng: determinize.tressette_state(view, rng, voids, deal(rng))
 
 
 def _searcher(view: TressetteView, even: bool = False, inferred: bool = False) -> World:
-    # The shown voids are what Tressette's plays say, and they are facts: every
-    # world keeps to them, ``inferred`` or not.
+    # The shown voids and the napoletane not declared are what Tressette's plays
+    # say, and they are facts: every world keeps to them, ``inferred`` or not.
     voids = shown_voids(view)  # once per choice, as the simulator's
-    deal = determinize.even_dealer(view, voids) if even else None
+    deal = _deal(view, voids, even)
 
     def world(
         rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int
     ) -> TressetteSearch:
-        dealt = deal(rng) if deal else None
-        state = determinize.tressette_state(view, rng, voids, dealt)
+        state = determinize.tressette_state(view, rng, voids, deal(rng))
         return TressetteSearch(state, view.side, evaluation, more, done)
 
     return world

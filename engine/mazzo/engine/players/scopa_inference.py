@@ -25,9 +25,9 @@ import random
 from collections.abc import Callable
 
 from mazzo.engine.cards import Card
-from mazzo.engine.players.determinize import Dealt, unseen_cards
+from mazzo.engine.players.determinize import Deal, Dealt, redealt, unseen_cards
 from mazzo.engine.players.fast_scopa import valued_plays
-from mazzo.engine.scopa import ScopaView
+from mazzo.engine.scopa import ScopaView, judge_hand
 from mazzo.engine.scopa_rules import ScopaRules
 
 #: The share of worlds kept, for each of the other seat's plays a world
@@ -127,13 +127,51 @@ def inferring(
         return deal
     other = 1 - view.seat
 
-    def dealt_by_the_plays(rng: random.Random) -> Dealt:
-        for _ in range(TRIES):
-            dealt = deal(rng)
-            hand = dealt[0][other]
-            broken = sum(1 for better in telling if not better.isdisjoint(hand))
-            if not broken or rng.random() < KEEP**broken:
-                break
-        return dealt
+    def kept(dealt: Dealt, rng: random.Random) -> bool:
+        broken = sum(1 for better in telling if not better.isdisjoint(dealt[0][other]))
+        return not broken or rng.random() < KEEP**broken
 
-    return dealt_by_the_plays
+    return redealt(deal, kept, TRIES)
+
+
+def undeclared(view: ScopaView) -> list[tuple[int, tuple[Card, ...]]]:
+    """The other seats that played this round and declared nothing, each with
+    the cards it played this round: with declarations on (Cirulla), a hand of
+    three declares when its first card is played, so those cards and the rest
+    of its hand make no declaration. A seat whose plays this round the view
+    no longer keeps all of (three seats or more) is left out."""
+    rules = view.rules
+    assert rules is not None, "a view from mazzo.engine.scopa.view carries its rules"
+    if not rules.declarations:
+        return []
+    plays = view.round_plays
+    players = len(view.hand_sizes)
+    to_play = view.seat if view.status.seat_to_play is None else view.status.seat_to_play
+    found = []
+    for seat in range(players):
+        played = rules.hand_size - view.hand_sizes[seat]
+        if seat == view.seat or view.known[seat] or not view.hand_sizes[seat] or played < 1:
+            continue  # its own hand, a declared one (shown), an empty one, or none played yet
+        cards = tuple(
+            plays[-back][0]
+            for back in range(len(plays), 0, -1)
+            if (to_play - back) % players == seat
+        )
+        if len(cards) == played:
+            found.append((seat, cards))
+    return found
+
+
+def declarations_kept(view: ScopaView, deal: Deal) -> Deal:
+    """``deal``, dealt again while it gives a seat of :func:`undeclared` a hand
+    it would have declared (a fact, not a leaning: no deal that breaks it is
+    kept, unless :data:`~mazzo.engine.players.determinize.TRIES` all do)."""
+    silent = undeclared(view)
+    if not silent:
+        return deal
+
+    def kept(dealt: Dealt, rng: random.Random) -> bool:
+        hands = dealt[0]
+        return all(judge_hand((*cards, *hands[seat])) is None for seat, cards in silent)
+
+    return redealt(deal, kept)
