@@ -17,12 +17,15 @@ world whose other hand holds one of them breaks that play, and is kept only
 :data:`KEEP` of the time for each play it breaks (rejection sampling, at most
 :data:`TRIES` deals a world, then the last one dealt): the worlds lean to the
 hands the plays point at, without ruling out a player who plays otherwise.
+
+At any table, with declarations on (Cirulla), the plays also tell what a
+seat did not declare (:func:`undeclared`): a fact, not a leaning, which every
+deal keeps to (:func:`declarations_kept`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from mazzo.engine.cards import Card
 from mazzo.engine.players.determinize import Deal, Dealt, redealt, unseen_cards
@@ -116,9 +119,7 @@ def _worth(
     return None
 
 
-def inferring(
-    view: ScopaView, deal: Callable[[random.Random], Dealt]
-) -> Callable[[random.Random], Dealt]:
+def inferring(view: ScopaView, deal: Deal) -> Deal:
     """``deal``, its worlds kept or dealt again by what the other seat's plays
     this round say (:data:`KEEP`, :data:`TRIES`); ``deal`` itself where they
     say nothing."""
