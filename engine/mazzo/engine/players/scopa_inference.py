@@ -15,7 +15,8 @@ more than what it played) names the unseen cards with which the rules would
 have played better by more than :data:`MARGIN` (:func:`telling_plays`). A
 world whose other hand holds one of them breaks that play, and is kept only
 :data:`KEEP` of the time for each play it breaks (rejection sampling, at most
-:data:`TRIES` deals a world, then the last one dealt): the worlds lean to the
+:data:`~mazzo.engine.players.determinize.TRIES` deals a world, then the last
+one dealt): the worlds lean to the
 hands the plays point at, without ruling out a player who plays otherwise.
 
 At any table, with declarations on (Cirulla), the plays also tell what a
@@ -38,8 +39,6 @@ from mazzo.engine.scopa_rules import ScopaRules
 #: greedy, every preference of the rules of thumb read) chose 0.02 over 0.2
 #: and over 0 (a rule that never bends).
 KEEP = 0.02
-#: Deals tried for one world before the last is kept whatever it breaks.
-TRIES = 30
 #: How much better, by the rules of thumb's values, a play the seat could have
 #: made must be for its play to say it could not: 4, so that a taking missed
 #: tells (a taking is worth its cards, a lay costs one) and a cheaper card to
@@ -54,15 +53,22 @@ MARGIN = 4.0
 _TIE = 1e-9
 
 
+def _seats_of_plays(view: ScopaView) -> list[int]:
+    """By play the view keeps of this round, oldest first, the seat that made
+    it: going back from the seat to play, each play's seat played just before."""
+    players = len(view.hand_sizes)
+    to_play = view.seat if view.status.seat_to_play is None else view.status.seat_to_play
+    return [(to_play - back) % players for back in range(len(view.round_plays), 0, -1)]
+
+
 def tables_played_on(view: ScopaView) -> list[tuple[int, tuple[Card, ...]]] | None:
     """By play the view keeps of this round, oldest first: its seat and the
     table it was played on (None should the plays not fit the table)."""
     plays = view.round_plays
-    players = len(view.hand_sizes)
-    to_play = view.seat if view.status.seat_to_play is None else view.status.seat_to_play
+    seats = _seats_of_plays(view)
     after = list(view.table)
     tables: list[tuple[int, tuple[Card, ...]]] = []
-    for back in range(1, len(plays) + 1):  # the last play first: its seat played just before
+    for back in range(1, len(plays) + 1):  # the last play first
         card, *taken = plays[-back]
         if taken:
             before = after + taken
@@ -70,7 +76,7 @@ def tables_played_on(view: ScopaView) -> list[tuple[int, tuple[Card, ...]]] | No
             before = [c for c in after if c != card]
         else:
             return None
-        tables.append(((to_play - back) % players, tuple(before)))
+        tables.append((seats[-back], tuple(before)))
         after = before
     tables.reverse()
     return tables
@@ -121,7 +127,7 @@ def _worth(
 
 def inferring(view: ScopaView, deal: Deal) -> Deal:
     """``deal``, its worlds kept or dealt again by what the other seat's plays
-    this round say (:data:`KEEP`, :data:`TRIES`); ``deal`` itself where they
+    this round say (:data:`KEEP`); ``deal`` itself where they
     say nothing."""
     telling = telling_plays(view)
     if not telling:
@@ -132,7 +138,7 @@ def inferring(view: ScopaView, deal: Deal) -> Deal:
         broken = sum(1 for better in telling if not better.isdisjoint(dealt[0][other]))
         return not broken or rng.random() < KEEP**broken
 
-    return redealt(deal, kept, TRIES)
+    return redealt(deal, kept)
 
 
 def undeclared(view: ScopaView) -> list[tuple[int, tuple[Card, ...]]]:
@@ -145,19 +151,14 @@ def undeclared(view: ScopaView) -> list[tuple[int, tuple[Card, ...]]]:
     assert rules is not None, "a view from mazzo.engine.scopa.view carries its rules"
     if not rules.declarations:
         return []
-    plays = view.round_plays
-    players = len(view.hand_sizes)
-    to_play = view.seat if view.status.seat_to_play is None else view.status.seat_to_play
+    seats = _seats_of_plays(view)
     found = []
-    for seat in range(players):
+    for seat in range(len(view.hand_sizes)):
         played = rules.hand_size - view.hand_sizes[seat]
         if seat == view.seat or view.known[seat] or not view.hand_sizes[seat] or played < 1:
             continue  # its own hand, a declared one (shown), an empty one, or none played yet
-        cards = tuple(
-            plays[-back][0]
-            for back in range(len(plays), 0, -1)
-            if (to_play - back) % players == seat
-        )
+        plays = zip(view.round_plays, seats, strict=True)
+        cards = tuple(play[0] for play, by in plays if by == seat)
         if len(cards) == played:
             found.append((seat, cards))
     return found
