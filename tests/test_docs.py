@@ -37,6 +37,8 @@ from tests.service.support import http_call, running_stack
 ROOT = pathlib.Path(__file__).parent.parent
 API_DOC = (ROOT / "docs" / "api.md").read_text()
 DOC_FILES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md", ROOT / "CHANGELOG.md"]
+#: Every Markdown file a reader is sent to: the docs, and the arena's record.
+LINKED_FILES = DOC_FILES + [ROOT / "benchmarks" / "RESULTS.md"]
 
 # ---------------------------------------------------------------- the API reference
 
@@ -103,7 +105,7 @@ OUTSIDE = re.compile(
 )
 
 
-@pytest.mark.parametrize("path", DOC_FILES, ids=lambda path: path.name)
+@pytest.mark.parametrize("path", LINKED_FILES, ids=lambda path: path.name)
 def test_no_doc_refers_to_anything_outside_the_repository(path: pathlib.Path) -> None:
     text = " ".join(path.read_text().split())  # a phrase may break across lines
     found = sorted({text[m.start() : m.end() + 20] for m in OUTSIDE.finditer(text)})
@@ -122,6 +124,65 @@ def test_the_reference_check_finds_what_it_looks_for() -> None:
         assert OUTSIDE.search(text), text
     for text in ("started from seed 42", '`{"seed": "42"}`', "see docs/rules.md", "i re e i fanti"):
         assert not OUTSIDE.search(text), text
+
+
+# ---------------------------------------------------------------- links between the docs
+
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a Markdown text's headings: lower case, punctuation
+    dropped, spaces made hyphens (code blocks' lines are no headings)."""
+    anchors, in_code = set(), False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return anchors
+
+
+def _broken_links(path: pathlib.Path) -> list[str]:
+    """The relative links of ``path`` to a file that is not there, or to a
+    heading its Markdown file does not have."""
+    broken = []
+    for target in _LINK.findall(path.read_text()):
+        if re.match(r"[a-z]+:", target):  # https:, mailto:: outside, not checked here
+            continue
+        file, _, anchor = target.partition("#")
+        linked = (path.parent / file).resolve() if file else path
+        if not linked.exists() or (
+            anchor and linked.suffix == ".md" and anchor not in _anchors(linked.read_text())
+        ):
+            broken.append(target)
+    return broken
+
+
+@pytest.mark.parametrize("path", LINKED_FILES, ids=lambda path: path.name)
+def test_every_link_between_the_docs_leads_to_a_file_and_heading_that_exist(
+    path: pathlib.Path,
+) -> None:
+    assert _broken_links(path) == []
+
+
+def test_the_link_check_finds_a_missing_file_and_a_missing_heading(
+    tmp_path: pathlib.Path,
+) -> None:
+    (tmp_path / "other.md").write_text("# Other\n\n## Where the search runs\n")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Page\n\n```sh\n# not a heading\n```\n"
+        "[a](other.md#where-the-search-runs) [b](#page) [c](https://example.com/x#y)\n"
+        "[d](missing.md) [e](other.md#nowhere) [f](#not-a-heading) [g](gone.md#page)\n"
+    )
+    assert _broken_links(page) == [
+        "missing.md",
+        "other.md#nowhere",
+        "#not-a-heading",
+        "gone.md#page",
+    ]
 
 
 # ---------------------------------------------------------------- JSON examples
