@@ -56,6 +56,7 @@ from mazzo.engine.players import (
     Player,
     counted_simulations,
     greedy,
+    ismcts,
     montecarlo,
     pimc,
     suggest,
@@ -121,8 +122,9 @@ SETUPS: dict[str, tuple[str, str, Callable[..., Any]]] = {
 }
 
 
-#: The engine's levels and the PIMC baseline (its worlds and depth from --pimc).
-ARENA_PLAYERS = (*PLAYERS, "pimc")
+#: The engine's levels, the PIMC baseline (its worlds and depth from --pimc)
+#: and the information-set search.
+ARENA_PLAYERS = (*PLAYERS, "pimc", "ismcts")
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,8 @@ class Settings:
     def player(self, level: str) -> Player:
         if level == "pimc":
             return pimc.player(self.pimc_worlds, self.pimc_depth)
+        if level == "ismcts":
+            return ismcts.choose
         return PLAYERS[level]
 
 

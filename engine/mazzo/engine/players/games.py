@@ -39,7 +39,7 @@ module holding ``BOTS``):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
@@ -63,6 +63,14 @@ class WorldSearch(Protocol):
     nodes: int
 
     def root(self, moves: Sequence[Move], depth: int, cap: float | None = None) -> list[float]: ...
+
+    # A walk through the world, a move at a time (mazzo.engine.players.ismcts).
+    def key(self, move: Move) -> Hashable: ...
+    def actions(self) -> list[Hashable]: ...
+    def searchers_turn(self) -> bool: ...
+    def step(self, action: Hashable) -> None: ...
+    def ended(self) -> bool: ...
+    def worth(self) -> float: ...
 
 
 #: ``world(rng, evaluation, more, done)``: a world dealt with ``rng`` and its search.

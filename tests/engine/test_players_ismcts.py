@@ -1,0 +1,150 @@
+"""The information-set search (mazzo.engine.players.ismcts) and the world's walk it
+takes (mazzo.engine.players.search: ``step`` and the rest).
+
+A walk restates the rules on the search's own lists, so it is held to the
+engine: at every step the moves it offers are the engine's legal moves, and
+at the hand's end its worth is the engine's scoring. The search, like every
+player, is legal, reproducible and sees only the seat's view; in a last round,
+where one world is the whole truth, it finds the exact search's best move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from typing import Any
+
+import pytest
+
+from benchmarks.arena import ARENA_PLAYERS, Settings, last_rounds
+from mazzo.engine import get_game
+from mazzo.engine.briscola import BriscolaRules
+from mazzo.engine.events import HandScored
+from mazzo.engine.game import Move
+from mazzo.engine.players import Budget, ismcts
+from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch
+from mazzo.engine.scopa import ScopaRules
+from mazzo.engine.scopa_rules import Variant
+from mazzo.engine.tressette import TressetteRules
+from tests.engine.players_support import positions
+from tests.engine.test_players import _hidden_permuted
+from tests.engine.test_players_search import SEARCHED
+
+SCOPA_RULES = [
+    ScopaRules(),
+    ScopaRules.preset(Variant.ESCOBA),
+    ScopaRules.preset(Variant.SCOPA_D_ASSI),
+    ScopaRules.preset(Variant.RE_BELLO),
+    ScopaRules(players=4),
+]
+
+
+def _hand_margin(events: list[Any], side: int) -> float | None:
+    for event in events:
+        if isinstance(event, HandScored):
+            totals = [s.total for s in event.sides]
+            return float(totals[side] - max(t for s, t in enumerate(totals) if s != side))
+    return None
+
+
+def _walk_beside_the_engine(game: Any, state: Any, search: Any, rng: random.Random) -> int:
+    """Random moves played in the walk and in the engine alike to the hand's end;
+    the steps taken."""
+    side, steps = search.side, 0
+    while True:
+        legal = game.legal_moves(state)
+        by_key: dict[Hashable, Move] = {search.key(move): move for move in legal}
+        assert sorted(map(repr, search.actions())) == sorted(map(repr, by_key))
+        assert search.searchers_turn() == (search.side == _side_of(state, state.to_play))
+        action = rng.choice(search.actions())
+        search.step(action)
+        state, events = game.apply(state, by_key[action])
+        steps += 1
+        margin = _hand_margin(events, side)
+        assert search.ended() == (margin is not None)
+        if margin is not None:
+            assert search.worth() == margin
+            return steps
+
+
+def _side_of(state: Any, seat: int) -> int:
+    rules = state.rules
+    return rules.side_of(seat) if hasattr(rules, "side_of") else seat % 2
+
+
+@pytest.mark.parametrize("rules", SCOPA_RULES, ids=lambda r: f"{r.variant.value}-{r.players}p")
+def test_a_walk_through_a_scopa_world_offers_the_legal_moves_and_scores_as_the_engine(
+    rules: ScopaRules,
+) -> None:
+    game, rng = get_game("scopa"), random.Random(3)
+    for seed in range(4):
+        for state in positions(game, rules, seed=seed, every=11):
+            side = _side_of(state, state.to_play)
+            search = ScopaSearch(state, side, Evaluation(), lambda _: True)
+            assert _walk_beside_the_engine(game, state, search, rng) >= 1
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_walk_through_a_tressette_world_offers_the_legal_cards_and_scores_as_the_engine(
+    players: int,
+) -> None:
+    game, rng = get_game("tressette"), random.Random(4)
+    rules = TressetteRules(players=players, napoletana=True)
+    for seed in range(4):
+        for state in positions(game, rules, seed=seed, every=9):
+            search = TressetteSearch(state, state.to_play % 2, Evaluation(), lambda _: True)
+            assert _walk_beside_the_engine(game, state, search, rng) >= 1
+
+
+def _ask(game: Any, state: Any, seed: int, walks: int = 20) -> Any:
+    legal = game.legal_moves(state)
+    view = game.view(state, state.to_play)
+    return ismcts.choose(view, legal, Budget(walks), random.Random(seed))
+
+
+@pytest.mark.parametrize(("name", "rules"), [s for s, _ in SEARCHED], ids=[i for _, i in SEARCHED])
+def test_the_information_set_search_is_legal_reproducible_and_sees_only_the_view(
+    name: str, rules: Any
+) -> None:
+    game = get_game(name)
+    rng = random.Random(5)
+    hidden_moved = 0
+    for state in positions(game, rules, seed=13, every=6):
+        chosen = _ask(game, state, seed=2)
+        assert chosen.move in game.legal_moves(state)
+        assert chosen.simulations == (20 if len(game.legal_moves(state)) > 1 else 0)
+        assert _ask(game, state, seed=2) == chosen
+        other = _hidden_permuted(state, state.to_play, rng)
+        if (other.hands, other.stock) != (state.hands, state.stock):
+            assert _ask(game, other, seed=2) == chosen
+            hidden_moved += 1
+    assert hidden_moved >= 1
+
+
+def test_in_a_last_round_the_information_set_search_finds_the_exact_best_move() -> None:
+    """Once the stock is empty at a table of two, every world is the true one:
+    the tree converges on the minimax of the hand's end (the match weighed as
+    the expert weighs it)."""
+    game, checked = get_game("scopa"), 0
+    for state in last_rounds(ScopaRules(), range(1, 40)):
+        legal = game.legal_moves(state)
+        if len(legal) < 2:
+            continue
+        exact = ScopaSearch(state, state.to_play, Evaluation(match=True), lambda _: True)
+        worths = exact.root(legal, depth=8)
+        chosen = _ask(game, state, seed=1, walks=600).move
+        assert worths[legal.index(chosen)] == max(worths), state
+        checked += 1
+    assert checked >= 10
+
+
+def test_the_information_set_search_needs_a_world_search() -> None:
+    game = get_game("briscola")
+    state, _ = game.new_game(BriscolaRules(players=2), seed=1)
+    with pytest.raises(ValueError, match="no world of briscola"):
+        _ask(game, state, seed=1)
+
+
+def test_the_arena_plays_the_information_set_search() -> None:
+    assert "ismcts" in ARENA_PLAYERS
+    assert Settings(1.0, 1, None, 1).player("ismcts") is ismcts.choose
