@@ -1,9 +1,10 @@
-"""The world search (mazzo.engine.players.search) and the PIMC baseline built on it.
+"""The world search (mazzo.engine.players.search) and the arena's searches built on it.
 
 The search plays on its own mutable lists, so it is held to the engine: searched
 to the end of a last round, its worth of every move is the minimax of the
-engine's own ``apply`` and scoring over the same cards. The baseline, like every
-level, is legal, reproducible, and sees only the seat's view.
+engine's own ``apply`` and scoring over the same cards. The PIMC baseline and
+the information-set search, like every level, are legal, reproducible, and see
+only the seat's view.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import pytest
 
 from benchmarks.arena import last_rounds
 from mazzo.engine import get_game
+from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.cards import COINS, SETTEBELLO, Card
 from mazzo.engine.events import HandScored
 from mazzo.engine.game import Move
-from mazzo.engine.players import PLAYERS, Budget, endgame, fast_scopa, pimc, search
+from mazzo.engine.players import PLAYERS, Budget, endgame, fast_scopa, ismcts, pimc, search
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch, scopa_static
 from mazzo.engine.scopa import ScopaRules, ScopaState
@@ -313,9 +315,9 @@ def test_the_search_leaves_its_world_as_it_found_it() -> None:
         assert ([list(h) for h in scopa.hands], scopa.masks, scopa.sweeps) == before
 
 
-def _ask(game: Any, state: Any, seed: int) -> Any:
+def _ask(player: Any, game: Any, state: Any, seed: int) -> Any:
     legal = game.legal_moves(state)
-    return BASELINE(game.view(state, state.to_play), legal, Budget(1), random.Random(seed))
+    return player(game.view(state, state.to_play), legal, Budget(20), random.Random(seed))
 
 
 #: The games the searches know (search.py): Scopa's variants and Tressette.
@@ -324,22 +326,35 @@ SEARCHED = [
     for setup, name in zip(SETUPS, SETUP_IDS, strict=True)
     if setup[1] in ("scopa", "tressette")
 ]
+#: The arena's searches that no Suggest level names.
+ARENA_SEARCHES = {"pimc": BASELINE, "ismcts": ismcts.choose}
 
 
+@pytest.mark.parametrize("player", ARENA_SEARCHES)
 @pytest.mark.parametrize(("name", "rules"), [s for s, _ in SEARCHED], ids=[i for _, i in SEARCHED])
-def test_the_baseline_is_legal_reproducible_and_sees_only_the_view(name: str, rules: Any) -> None:
-    game = get_game(name)
+def test_the_arenas_searches_are_legal_reproducible_and_see_only_the_view(
+    name: str, rules: Any, player: str
+) -> None:
+    game, choose = get_game(name), ARENA_SEARCHES[player]
     rng = random.Random(5)
     hidden_moved = 0
     for state in positions(game, rules, seed=13, every=6):
-        chosen = _ask(game, state, seed=2)
+        chosen = _ask(choose, game, state, seed=2)
         assert chosen.move in game.legal_moves(state)
-        assert _ask(game, state, seed=2) == chosen
+        assert _ask(choose, game, state, seed=2) == chosen
         other = _hidden_permuted(state, state.to_play, rng)
         if (other.hands, other.stock) != (state.hands, state.stock):
-            assert _ask(game, other, seed=2) == chosen
+            assert _ask(choose, game, other, seed=2) == chosen
             hidden_moved += 1
     assert hidden_moved >= 1
+
+
+@pytest.mark.parametrize("player", ARENA_SEARCHES)
+def test_the_arenas_searches_need_a_game_with_a_world_search(player: str) -> None:
+    game = get_game("briscola")
+    state, _ = game.new_game(BriscolaRules(players=2), seed=1)
+    with pytest.raises(ValueError, match="no world search of briscola"):
+        _ask(ARENA_SEARCHES[player], game, state, seed=1)
 
 
 def test_the_baseline_needs_a_world_and_a_depth() -> None:

@@ -99,6 +99,15 @@ def bots_for(view: Any) -> GameBots:
     return bots_of(view.status.game)
 
 
+def searcher_for(view: Any, player: str) -> Callable[..., World]:
+    """The world search of ``view``'s game, for ``player`` (a name for the error):
+    a ValueError where the game has none (Briscola)."""
+    searcher = bots_for(view).searcher
+    if searcher is None:
+        raise ValueError(f"{player} has no world search of {view.status.game}")
+    return searcher
+
+
 @cache
 def bots_of(name: str) -> GameBots:
     bots = import_module(get_game(name).bots).BOTS

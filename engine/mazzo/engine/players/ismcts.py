@@ -31,7 +31,7 @@ from typing import Any
 from mazzo.engine.game import Move
 from mazzo.engine.players import montecarlo
 from mazzo.engine.players.base import Budget, Suggestion
-from mazzo.engine.players.games import WorldSearch, bots_for
+from mazzo.engine.players.games import WorldSearch, searcher_for
 from mazzo.engine.players.world_search import EVALUATION
 
 #: UCB1's weight of the less walked moves, against worths in points: 1 won
@@ -60,9 +60,7 @@ def choose(
 ) -> Suggestion:
     if len(legal_moves) == 1:
         return Suggestion(legal_moves[0])
-    searcher = bots_for(view).searcher
-    if searcher is None:
-        raise ValueError(f"the information-set search has no world of {view.status.game}")
+    searcher = searcher_for(view, "the information-set search")
     world = searcher(view, even=True, inferred=True)
     more = budget.meter()
     root, walks = _Node(), 0

@@ -22,7 +22,7 @@ from typing import Any
 
 from mazzo.engine.game import Move
 from mazzo.engine.players.base import Budget, Player, Suggestion
-from mazzo.engine.players.games import bots_for
+from mazzo.engine.players.games import searcher_for
 from mazzo.engine.players.search import Evaluation
 
 WORLDS, DEPTH = 12, 5
@@ -43,10 +43,7 @@ def player(worlds: int = WORLDS, depth: int = DEPTH) -> Player:
     ) -> Suggestion:
         if len(legal_moves) == 1:
             return Suggestion(legal_moves[0])
-        searcher = bots_for(view).searcher
-        if searcher is None:
-            raise ValueError(f"the PIMC baseline has no world search of {view.status.game}")
-        world = searcher(view)
+        world = searcher_for(view, "the PIMC baseline")(view)
         totals = [0.0] * len(legal_moves)
         for _ in range(worlds):
             search = world(rng, _PLAIN, _unbounded, 0)
