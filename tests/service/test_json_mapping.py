@@ -768,6 +768,17 @@ def test_well_known_types_are_json_format_s() -> None:
     assert message_to_dict(message) == expected_dict(message)
 
 
+def test_a_null_list_of_values_is_refused_as_json_format_refuses_it() -> None:
+    """A null clears a repeated field, but json_format reads a null for a
+    google.protobuf.Value as its null value, which a list cannot take: refused
+    (a map of Values, whose entries are not Values, is cleared)."""
+    well_known = message_class("jsonmaptest.WellKnown")
+    for text in ('{"vals": null}', '{"vals": null, "val": []}'):
+        assert verdicts(text, well_known) == (None, None), text
+    assert parse('{"vmap": null, "rI64w": null}', well_known()) == well_known()
+    assert verdicts('{"vmap": null, "rI64w": null}', well_known) == (b"", b"")
+
+
 # ---------------------------------------------------------------- unknown fields
 
 

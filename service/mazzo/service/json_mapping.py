@@ -36,7 +36,8 @@ json_format's parsing quirks are kept on purpose, so that the gateway accepts
 what it always accepted: integers may come as ``"12"``, ``12.0`` or ``"1e1"``
 (not ``true`` nor ``" 1"``); enums may come as numbers, numeric strings, or
 even ``true`` / ``1.5`` (Python's ``int()`` of them); an empty list or string
-stands for an empty message; ``null`` clears a field; the two spellings of one
+stands for an empty message; ``null`` clears a field (not a repeated
+google.protobuf.Value, which json_format fails to null); the two spellings of one
 field may both appear (the last wins) unless the field has presence; duplicate
 keys, ``NaN`` and ``Infinity`` are refused where json_format refuses them.
 """
@@ -642,6 +643,10 @@ def _repeated_message_setter(field: FieldDescriptor, in_progress: _InProgress) -
     null_allowed = message_type.full_name == _VALUE
 
     def set_repeated(message: Message, value: Any, depth: int) -> None:
+        if value is None and null_allowed:
+            # json_format reads a null for a google.protobuf.Value as its null
+            # value, and fails to set one on a repeated field's list: refused.
+            raise JsonMappingError("null is not a list of google.protobuf.Value")
         target = _cleared(message, name, value, _ARRAY)
         if target is None:
             return
