@@ -53,7 +53,7 @@ def _walk_beside_the_engine(game: Any, state: Any, search: Any, rng: random.Rand
         legal = game.legal_moves(state)
         by_key: dict[Hashable, Move] = {search.key(move): move for move in legal}
         assert sorted(map(repr, search.actions())) == sorted(map(repr, by_key))
-        assert search.searchers_turn() == (search.side == _side_of(state, state.to_play))
+        assert search.searchers_turn() == (search.side == state.rules.side_of(state.to_play))
         action = rng.choice(search.actions())
         search.step(action)
         state, events = game.apply(state, by_key[action])
@@ -65,11 +65,6 @@ def _walk_beside_the_engine(game: Any, state: Any, search: Any, rng: random.Rand
             return steps
 
 
-def _side_of(state: Any, seat: int) -> int:
-    rules = state.rules
-    return rules.side_of(seat) if hasattr(rules, "side_of") else seat % 2
-
-
 @pytest.mark.parametrize("rules", SCOPA_RULES, ids=lambda r: f"{r.variant.value}-{r.players}p")
 def test_a_walk_through_a_scopa_world_offers_the_legal_moves_and_scores_as_the_engine(
     rules: ScopaRules,
@@ -77,7 +72,7 @@ def test_a_walk_through_a_scopa_world_offers_the_legal_moves_and_scores_as_the_e
     game, rng = get_game("scopa"), random.Random(3)
     for seed in range(4):
         for state in positions(game, rules, seed=seed, every=11):
-            side = _side_of(state, state.to_play)
+            side = rules.side_of(state.to_play)
             search = ScopaSearch(state, side, Evaluation(), lambda _: True)
             assert _walk_beside_the_engine(game, state, search, rng) >= 1
 
@@ -90,7 +85,8 @@ def test_a_walk_through_a_tressette_world_offers_the_legal_cards_and_scores_as_t
     rules = TressetteRules(players=players, napoletana=True)
     for seed in range(4):
         for state in positions(game, rules, seed=seed, every=9):
-            search = TressetteSearch(state, state.to_play % 2, Evaluation(), lambda _: True)
+            side = rules.side_of(state.to_play)
+            search = TressetteSearch(state, side, Evaluation(), lambda _: True)
             assert _walk_beside_the_engine(game, state, search, rng) >= 1
 
 

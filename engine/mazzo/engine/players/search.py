@@ -297,13 +297,8 @@ class ScopaSearch(_Root):
             table = (*table, card)
         seat, left = (seat + 1) % self.players, left - 1
         if left and not self.hands[seat]:
-            players, size, start = self.players, self.hand_size, self.dealt
-            for position in range(players):
-                receiver = (self.dealer + 1 + position) % players
-                self.hands[receiver] = list(
-                    self.stock[start + position : start + players * size : players]
-                )
-            self.dealt = start + players * size
+            self.hands = self._round(self.dealt)
+            self.dealt += self.players * self.hand_size
         self._at = seat, table, last, left
 
     def ended(self) -> bool:
@@ -470,19 +465,23 @@ class ScopaSearch(_Root):
         beta: float,
     ) -> float:
         """Every hand is empty: the next round comes from the world's stock."""
-        players, size = self.players, self.hand_size
         start, emptied = self.dealt, self.hands
-        self.hands = list(emptied)
-        for position in range(players):
-            receiver = (self.dealer + 1 + position) % players
-            self.hands[receiver] = list(
-                self.stock[start + position : start + players * size : players]
-            )
-        self.dealt = start + players * size
+        self.hands = self._round(start)
+        self.dealt = start + self.players * self.hand_size
         try:
             return self._value(seat, table, last, left, depth, alpha, beta)
         finally:
             self.dealt, self.hands = start, emptied
+
+    def _round(self, start: int) -> list[list[Card]]:
+        """Every seat's hand of the round dealt from the world's stock at
+        ``start``, one card at a time from the dealer's next seat."""
+        players, size = self.players, self.hand_size
+        hands: list[list[Card]] = [[] for _ in range(players)]
+        for position in range(players):
+            receiver = (self.dealer + 1 + position) % players
+            hands[receiver] = list(self.stock[start + position : start + players * size : players])
+        return hands
 
     def _horizon(
         self,
@@ -581,11 +580,7 @@ class ScopaSearch(_Root):
             if not hand:
                 if not whole_hand:
                     break
-                for position in range(players):
-                    receiver = (self.dealer + 1 + position) % players
-                    hands[receiver] = list(
-                        self.stock[dealt + position : dealt + players * self.hand_size : players]
-                    )
+                hands = self._round(dealt)
                 dealt += players * self.hand_size
                 hand = hands[seat]
             card, take = greedy_play(hand, table, rules)
@@ -708,10 +703,7 @@ class TressetteSearch(_Root):
             return
         winner = trick_winner(leader, trick, self.players)
         self.thirds[winner % 2] += sum(CARD_THIRDS[c] for c in trick)
-        if self.drawn < len(self.stock):
-            for offset, drawer in enumerate((winner, 1 - winner)):
-                self.hands[drawer].append(self.stock[self.drawn + offset])
-            self.drawn += 2
+        self._draw(winner)
         self._at = winner, [], winner, winner % 2
 
     def ended(self) -> bool:
@@ -721,7 +713,7 @@ class TressetteSearch(_Root):
         """The hand's end as scored, else the thirds won (the horizon's)."""
         if self.ended():
             return self._final(self._at[3])
-        return (self.thirds[self.side] - self.thirds[1 - self.side]) / 3
+        return self._thirds_margin()
 
     def _play(
         self,
@@ -752,12 +744,7 @@ class TressetteSearch(_Root):
         won = sum(CARD_THIRDS[c] for c in trick)
         self.thirds[side] += won
         drawn = self.drawn
-        drawers: list[int] = []
-        if drawn < len(self.stock):
-            drawers = [winner, 1 - winner]
-            for offset, drawer in enumerate(drawers):
-                self.hands[drawer].append(self.stock[drawn + offset])
-            self.drawn = drawn + 2
+        drawers = self._draw(winner)
         try:
             if not self.hands[winner]:
                 return self._final(side)
@@ -768,13 +755,28 @@ class TressetteSearch(_Root):
                 self.hands[drawer].pop()
             self.drawn = drawn
 
+    def _draw(self, winner: int) -> tuple[int, ...]:
+        """After a trick, while the stock lasts, each seat draws a card from it,
+        the trick's winner first: the seats that drew."""
+        if self.drawn >= len(self.stock):
+            return ()
+        drawers = (winner, 1 - winner)
+        for offset, drawer in enumerate(drawers):
+            self.hands[drawer].append(self.stock[self.drawn + offset])
+        self.drawn += 2
+        return drawers
+
+    def _thirds_margin(self) -> float:
+        """The searching side's thirds won less the other's, in points."""
+        return (self.thirds[self.side] - self.thirds[1 - self.side]) / 3
+
     def _value(
         self, seat: int, trick: list[Card], leader: int, depth: int, alpha: float, beta: float
     ) -> float:
         self._tick()
         if depth <= 0:
             self._mine = self.thirds[self.side] / 3 + self.napoletana[self.side]
-            return (self.thirds[self.side] - self.thirds[1 - self.side]) / 3
+            return self._thirds_margin()
         # A copy: _play takes each card out of the hand and puts it back.
         legal = list(playable(self.hands[seat], trick))
         maximising = seat % 2 == self.side
