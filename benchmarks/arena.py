@@ -46,6 +46,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.baselines import ARENA_ONLY, ismcts, pimc
 from benchmarks.stats import Table, machine, write_results
 from mazzo.engine import get_game
 from mazzo.engine.briscola import BriscolaRules
@@ -56,9 +57,7 @@ from mazzo.engine.players import (
     Player,
     counted_simulations,
     greedy,
-    ismcts,
     montecarlo,
-    pimc,
     suggest,
     world_search,
 )
@@ -122,9 +121,9 @@ SETUPS: dict[str, tuple[str, str, Callable[..., Any]]] = {
 }
 
 
-#: The engine's levels, the PIMC baseline (its worlds and depth from --pimc)
-#: and the information-set search.
-ARENA_PLAYERS = (*PLAYERS, "pimc", "ismcts")
+#: The engine's levels, and the baselines only the arena plays: the PIMC
+#: baseline (its worlds and depth from --pimc) and the information-set search.
+ARENA_PLAYERS = (*PLAYERS, *ARENA_ONLY)
 
 
 @dataclass(frozen=True)
