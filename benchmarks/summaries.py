@@ -299,8 +299,11 @@ def summarised(body: dict[str, Any], name: str, logs: dict[str, Pairs]) -> dict[
             (row,) = rows
             (mine,) = settings["pairs_raw"].values()
             runs = [_logged(logs, other) for other in others]
-            figures = paired(mine, *runs) if how == "paired" else pooled([mine, *runs])
-            row[how] = {"with": list(others), **figures}
+            if how == "paired":
+                (other,) = runs
+                row[how] = {"with": list(others), **paired(mine, other)}
+            else:
+                row[how] = {"with": list(others), **pooled([mine, *runs])}
     command = _arena_command(settings, body["tables"])
     for log in _LOGS:
         settings.pop(log, None)
