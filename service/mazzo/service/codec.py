@@ -300,11 +300,14 @@ def view_to_pb(view: Any) -> pb.View:
     # Each game's own fields go in its message of the oneof `game`, present
     # even when they are all empty: it names the game.
     _CODECS[view.status.game].write_view(message, view)
+    # Every seat's known cards: a seat's own view knows none of its own hand, and
+    # the public view's seat (0) is no one's, so its known cards are shown too.
     message.known.extend(
         pb.KnownCards(seat=seat, cards=card_names(cards))
         for seat, cards in enumerate(view.known)
-        if seat != view.seat and cards
+        if cards
     )
+    # The names of exactly the cards written above (the game's hook writes face_up).
     shown = {*view.hand, *view.face_up}
     shown.update(c for pile in view.piles for c in pile)
     shown.update(c for cards in view.known for c in cards)
