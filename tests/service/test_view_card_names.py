@@ -32,7 +32,7 @@ def _games() -> Iterator[pb.NewGameRequest]:
         least_target = next(o.min for o in info.options if o.name == "target")
         switches = [o.name for o in info.options if o.type == "bool"]
         for players in info.player_counts:
-            for switched in ({False, True} if switches and not info.variants else {False}):
+            for switched in (False, True) if switches and not info.variants else (False,):
                 request = pb.NewGameRequest(players=players)
                 options = getattr(request, info.name)
                 options.target = least_target
