@@ -25,7 +25,7 @@ from google.protobuf.message import Message
 
 from mazzo.engine import GAMES, Game, IllegalMove, RuleError, dump_state, game_of, get_game
 from mazzo.engine.errors import N_, InvalidInput, Reason, Text
-from mazzo.engine.events import Event
+from mazzo.engine.events import Event, GameOver
 from mazzo.engine.game import check_seat
 from mazzo.engine.players import PLAYERS, Suggestion, counted_simulations
 from mazzo.service import codec, i18n
@@ -42,11 +42,15 @@ from mazzo.service.table import (
     MAX_MOVE_SECONDS,
     NO_TABLE,
     RETRY_PURPOSE,
+    TIME_EXPIRED,
     Clock,
     ComputerSeat,
+    Forfeit,
     MoveRandomness,
     Table,
+    TimeExpired,
     check_idempotency_key,
+    forfeit_winner,
 )
 from mazzo.service.trust import (
     CREDENTIAL_PURPOSE,
@@ -358,10 +362,13 @@ class EngineHandlers:
                     break
                 on_timeout = table.clock.on_timeout if table.clock else DEFAULT_TIMEOUT_LEVEL
                 if on_timeout == FORFEIT:
-                    table = table._replace(forfeited_side=state.rules.side_of(to_play))
+                    lost = state.rules.side_of(to_play)
+                    table = table._replace(forfeited_side=lost)
+                    events += _forfeit_events(game.status(state).scores, to_play, lost)
                     break
                 budget = min(DEFAULT_SUGGEST_MS, self._max_suggest_ms)
                 computer = ComputerSeat(to_play, on_timeout, budget)
+                events.append(TimeExpired(to_play, on_timeout))
             move = self._computer_move(game, state, computer, randomness)
             with _rule_errors():
                 state, played = game.apply(
@@ -443,12 +450,25 @@ class EngineHandlers:
                 {"seat": str(move.seat)},
             )
         if move.seat == game.status(record.state).seat_to_play and self._late(table):
-            assert table.clock is not None
+            clock = table.clock
+            assert clock is not None
+            template = (
+                N_(
+                    "seat {seat}'s time for this move ran out:"
+                    " Advance ends the game, lost by its side"
+                )
+                if clock.on_timeout == FORFEIT
+                else N_("seat {seat}'s time for this move ran out: Advance plays it")
+            )
             return ApiError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 ServiceReason.TIME_EXPIRED,
-                Text("seat {seat}'s time for this move ran out: Advance plays it", seat=move.seat),
-                {"seat": str(move.seat), "deadline": _rfc3339(table.clock.deadline_ms)},
+                Text(template, seat=move.seat),
+                {
+                    "seat": str(move.seat),
+                    "deadline": _rfc3339(clock.deadline_ms),
+                    "onTimeout": clock.on_timeout,
+                },
             )
         return None
 
@@ -747,6 +767,15 @@ def _check_ply(
         )
 
 
+def _forfeit_events(scores: Sequence[int], seat: int, lost: int) -> list[Event]:
+    """What a forfeit on time tells: the forfeit, then the game's end, as a game
+    played out ends (the scores as they stand)."""
+    return [
+        Forfeit(seat, lost, TIME_EXPIRED),
+        GameOver(forfeit_winner(scores, lost), tuple(scores)),
+    ]
+
+
 def _position_seed(state: Any) -> int:
     """A seed that only the position decides (for the computers of seeded games)."""
     return int.from_bytes(hashlib.sha256(dump_state(state)).digest()[:8], "big")
@@ -783,11 +812,9 @@ def _write_table(message: pb.Status, table: Table) -> None:
     message.computer_seats.extend(c.seat for c in table.computers)
     if table.forfeited_side is not None:
         lost = table.forfeited_side
-        others = [side for side in range(len(message.scores)) if side != lost]
         message.ClearField("seat_to_play")
         message.game_over = True
-        # The winner is the best placed of the other sides (the other one, with two).
-        message.winning_side = max(others, key=lambda side: (message.scores[side], -side))
+        message.winning_side = forfeit_winner(message.scores, lost)
         message.forfeited_side = lost
     elif table.clock is not None and table.clock.deadline_ms:
         message.deadline.FromMilliseconds(table.clock.deadline_ms)
