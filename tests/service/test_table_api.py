@@ -239,7 +239,7 @@ def test_a_play_or_validate_for_a_computer_seat_is_refused_with_its_own_reason(
         ([pb.ComputerSeat(seat=1, level="oracle")], None, "INVALID_LEVEL"),
         ([pb.ComputerSeat(seat=1, budget_ms=-1)], None, "INVALID_BUDGET"),
         ([], pb.Clock(move_seconds=0), "INVALID_CLOCK"),
-        ([], pb.Clock(move_seconds=5, on_timeout="oracle"), "INVALID_LEVEL"),
+        ([], pb.Clock(move_seconds=5, on_timeout="oracle"), "INVALID_CLOCK"),
     ],
 )
 def test_a_bad_table_is_refused_as_invalid(

@@ -427,10 +427,10 @@ class EngineHandlers:
                         limit=MAX_MOVE_SECONDS,
                         value=asked_clock.move_seconds,
                     ),
+                    field="move_seconds",
                 )
             on_timeout = asked_clock.on_timeout or DEFAULT_TIMEOUT_LEVEL
-            if on_timeout != FORFEIT:
-                _check_level(on_timeout, also=FORFEIT)
+            _check_on_timeout(on_timeout)
             clock = Clock(asked_clock.move_seconds, on_timeout)
         return Table(tuple(sorted(computers)), clock)
 
@@ -781,13 +781,39 @@ def _position_seed(state: Any) -> int:
     return int.from_bytes(hashlib.sha256(dump_state(state)).digest()[:8], "big")
 
 
-def _check_level(level: str, also: str = "") -> None:
-    if level not in PLAYERS:
-        names = ", ".join([*PLAYERS, also] if also else PLAYERS)
+def _check_level(level: str) -> None:
+    _check_one_of(
+        level,
+        list(PLAYERS),
+        ServiceReason.INVALID_LEVEL,
+        N_("no player level {level}; levels: {levels}"),
+        "levels",
+    )
+
+
+def _check_on_timeout(on_timeout: str) -> None:
+    """A clock's on_timeout is a player level or FORFEIT: else the clock is invalid."""
+    _check_one_of(
+        on_timeout,
+        [*PLAYERS, FORFEIT],
+        ServiceReason.INVALID_CLOCK,
+        N_("no on_timeout {level}; on_timeout takes a level or forfeit: {levels}"),
+        "allowed",
+        field="on_timeout",
+    )
+
+
+def _check_one_of(
+    value: str, allowed: list[str], reason: str, template: str, listed_as: str, **metadata: str
+) -> None:
+    """Refuse ``value`` unless it is one of ``allowed``: the template names it
+    ``{level}`` and lists ``{levels}``; the metadata lists them as ``listed_as``."""
+    if value not in allowed:
         raise ApiError.invalid(
-            ServiceReason.INVALID_LEVEL,
-            Text("no player level {level}; levels: {levels}", level=repr(level), levels=names),
-            levels=",".join(PLAYERS),
+            reason,
+            Text(template, level=repr(value), levels=", ".join(allowed)),
+            **{listed_as: ",".join(allowed)},
+            **metadata,
         )
 
 
