@@ -25,7 +25,7 @@ from google.protobuf.message import Message
 
 from mazzo.engine import GAMES, Game, IllegalMove, RuleError, dump_state, game_of, get_game
 from mazzo.engine.errors import N_, InvalidInput, Reason, Text
-from mazzo.engine.events import Event
+from mazzo.engine.events import Event, GameOver
 from mazzo.engine.game import check_seat
 from mazzo.engine.players import PLAYERS, Suggestion, counted_simulations
 from mazzo.service import codec, i18n
@@ -42,11 +42,15 @@ from mazzo.service.table import (
     MAX_MOVE_SECONDS,
     NO_TABLE,
     RETRY_PURPOSE,
+    TIME_EXPIRED,
     Clock,
     ComputerSeat,
+    Forfeit,
     MoveRandomness,
     Table,
+    TimeExpired,
     check_idempotency_key,
+    forfeit_winner,
 )
 from mazzo.service.trust import (
     CREDENTIAL_PURPOSE,
@@ -358,10 +362,13 @@ class EngineHandlers:
                     break
                 on_timeout = table.clock.on_timeout if table.clock else DEFAULT_TIMEOUT_LEVEL
                 if on_timeout == FORFEIT:
-                    table = table._replace(forfeited_side=state.rules.side_of(to_play))
+                    lost = state.rules.side_of(to_play)
+                    table = table._replace(forfeited_side=lost)
+                    events += _forfeit_events(game.status(state).scores, to_play, lost)
                     break
                 budget = min(DEFAULT_SUGGEST_MS, self._max_suggest_ms)
                 computer = ComputerSeat(to_play, on_timeout, budget)
+                events.append(TimeExpired(to_play, on_timeout))
             move = self._computer_move(game, state, computer, randomness)
             with _rule_errors():
                 state, played = game.apply(
@@ -420,10 +427,10 @@ class EngineHandlers:
                         limit=MAX_MOVE_SECONDS,
                         value=asked_clock.move_seconds,
                     ),
+                    field="move_seconds",
                 )
             on_timeout = asked_clock.on_timeout or DEFAULT_TIMEOUT_LEVEL
-            if on_timeout != FORFEIT:
-                _check_level(on_timeout, also=FORFEIT)
+            _check_on_timeout(on_timeout)
             clock = Clock(asked_clock.move_seconds, on_timeout)
         return Table(tuple(sorted(computers)), clock)
 
@@ -443,12 +450,25 @@ class EngineHandlers:
                 {"seat": str(move.seat)},
             )
         if move.seat == game.status(record.state).seat_to_play and self._late(table):
-            assert table.clock is not None
+            clock = table.clock
+            assert clock is not None
+            template = (
+                N_(
+                    "seat {seat}'s time for this move ran out:"
+                    " Advance ends the game, lost by its side"
+                )
+                if clock.on_timeout == FORFEIT
+                else N_("seat {seat}'s time for this move ran out: Advance plays it")
+            )
             return ApiError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 ServiceReason.TIME_EXPIRED,
-                Text("seat {seat}'s time for this move ran out: Advance plays it", seat=move.seat),
-                {"seat": str(move.seat), "deadline": _rfc3339(table.clock.deadline_ms)},
+                Text(template, seat=move.seat),
+                {
+                    "seat": str(move.seat),
+                    "deadline": _rfc3339(clock.deadline_ms),
+                    "onTimeout": clock.on_timeout,
+                },
             )
         return None
 
@@ -747,18 +767,53 @@ def _check_ply(
         )
 
 
+def _forfeit_events(scores: Sequence[int], seat: int, lost: int) -> list[Event]:
+    """What a forfeit on time tells: the forfeit, then the game's end, as a game
+    played out ends (the scores as they stand)."""
+    return [
+        Forfeit(seat, lost, TIME_EXPIRED),
+        GameOver(forfeit_winner(scores, lost), tuple(scores)),
+    ]
+
+
 def _position_seed(state: Any) -> int:
     """A seed that only the position decides (for the computers of seeded games)."""
     return int.from_bytes(hashlib.sha256(dump_state(state)).digest()[:8], "big")
 
 
-def _check_level(level: str, also: str = "") -> None:
-    if level not in PLAYERS:
-        names = ", ".join([*PLAYERS, also] if also else PLAYERS)
+def _check_level(level: str) -> None:
+    _check_one_of(
+        level,
+        list(PLAYERS),
+        ServiceReason.INVALID_LEVEL,
+        N_("no player level {level}; levels: {levels}"),
+        "levels",
+    )
+
+
+def _check_on_timeout(on_timeout: str) -> None:
+    """A clock's on_timeout is a player level or FORFEIT: else the clock is invalid."""
+    _check_one_of(
+        on_timeout,
+        [*PLAYERS, FORFEIT],
+        ServiceReason.INVALID_CLOCK,
+        N_("no on_timeout {level}; on_timeout takes a level or forfeit: {levels}"),
+        "allowed",
+        field="on_timeout",
+    )
+
+
+def _check_one_of(
+    value: str, allowed: list[str], reason: str, template: str, listed_as: str, **metadata: str
+) -> None:
+    """Refuse ``value`` unless it is one of ``allowed``: the template names it
+    ``{level}`` and lists ``{levels}``; the metadata lists them as ``listed_as``."""
+    if value not in allowed:
         raise ApiError.invalid(
-            ServiceReason.INVALID_LEVEL,
-            Text("no player level {level}; levels: {levels}", level=repr(level), levels=names),
-            levels=",".join(PLAYERS),
+            reason,
+            Text(template, level=repr(value), levels=", ".join(allowed)),
+            **{listed_as: ",".join(allowed)},
+            **metadata,
         )
 
 
@@ -783,11 +838,9 @@ def _write_table(message: pb.Status, table: Table) -> None:
     message.computer_seats.extend(c.seat for c in table.computers)
     if table.forfeited_side is not None:
         lost = table.forfeited_side
-        others = [side for side in range(len(message.scores)) if side != lost]
         message.ClearField("seat_to_play")
         message.game_over = True
-        # The winner is the best placed of the other sides (the other one, with two).
-        message.winning_side = max(others, key=lambda side: (message.scores[side], -side))
+        message.winning_side = forfeit_winner(message.scores, lost)
         message.forfeited_side = lost
     elif table.clock is not None and table.clock.deadline_ms:
         message.deadline.FromMilliseconds(table.clock.deadline_ms)
