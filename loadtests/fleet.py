@@ -60,7 +60,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from loadtests.run import HOST, Server, start_server, stop_group, stop_server
+from loadtests.run import HOST, Server, spawn, start_server, stop_group, stop_server
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -213,21 +213,14 @@ def running_proxy(replicas: Sequence[Replica], results: Path) -> Iterator[Proxy]
     }
     command = [haproxy_command(), "-db", "-f", str(HAPROXY_CONFIG), "-f", str(servers)]
     with (results / "haproxy.log").open("wb") as log:
-        process = subprocess.Popen(
-            command,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        process = spawn(command, log, env)
     proxy = Proxy(process, admin_socket, rest_port, grpc_port)
     try:
         for replica in replicas:
             proxy.wait_until(replica.name, "UP", "sees ready")
         yield proxy
     finally:
-        stop_group(process, 10)  # type: ignore[arg-type]
+        stop_group(process, 10)
         shutil.rmtree(directory, ignore_errors=True)
 
 
@@ -472,14 +465,8 @@ def problems_of(
 def start_load(stack: ExitStack, proxy: Proxy, args: argparse.Namespace) -> subprocess.Popen[bytes]:
     """Locust's fleet users, through the proxy; stopped when ``stack`` closes."""
     log = stack.enter_context((args.results / "locust.log").open("w"))
-    locust = subprocess.Popen(
-        locust_command(proxy, args.users, args.results / OUTCOMES_FILE, args.results),
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    command = locust_command(proxy, args.users, args.results / OUTCOMES_FILE, args.results)
+    locust = spawn(command, log)
     stack.callback(stop_group, locust, 10)
     return locust
 

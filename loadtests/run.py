@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -200,7 +200,23 @@ def server_problems(server: Server) -> list[str]:
     return problems
 
 
-def stop_group(process: subprocess.Popen[str], timeout: float) -> None:
+def spawn(
+    command: Sequence[str], log: IO[Any], env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``command`` in the repository, its output to ``log``, in a process group of
+    its own (:func:`stop_group` stops it with whatever it forks)."""
+    return subprocess.Popen(
+        command,
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def stop_group(process: subprocess.Popen[Any], timeout: float) -> None:
     """SIGTERM to the process, then SIGKILL to its whole group (it leads one)."""
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
@@ -292,14 +308,7 @@ def run_locust(
     ]
     log_path = args.results / f"{scenario}_locust.log"
     with log_path.open("w") as log:
-        locust = subprocess.Popen(
-            command,
-            cwd=REPO,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # --processes forks: stop them all together
-        )
+        locust = spawn(command, log)  # --processes forks: stop_group stops them all
         try:
             code = locust.wait(seconds + LOCUST_MARGIN)
         except subprocess.TimeoutExpired:
