@@ -150,9 +150,8 @@ def replicas_config(replicas: Sequence[tuple[str, int, int]]) -> str:
 
 
 def haproxy_command() -> str:
-    found = shutil.which("haproxy") or next(
-        (path for path in ("/usr/sbin/haproxy",) if os.access(path, os.X_OK)), None
-    )
+    # Debian installs it in /usr/sbin, which a user's PATH may lack.
+    found = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
     if found is None:
         raise Failed("haproxy is not installed: `make fleet-test` installs it (apt-get)")
     return found
