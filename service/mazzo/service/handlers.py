@@ -34,7 +34,7 @@ from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.metrics import Metrics
 from mazzo.service.search_pool import Thinker, now, think
 from mazzo.service.spectator import public_view
-from mazzo.service.state_token import StateSealer, StateTokenError
+from mazzo.service.state_token import StateSealer, StateTokenError, key_id_of
 from mazzo.service.table import (
     DEFAULT_TIMEOUT_LEVEL,
     FORFEIT,
@@ -176,7 +176,10 @@ class EngineHandlers:
         # Wall-clock seconds: the clocks' deadlines (tests set their own).
         self.clock = clock
         self._clock_tolerance_ms = int(clock_tolerance * 1000)
-        self._retry_secret = sealer.derived_keys(RETRY_PURPOSE)[0][1]
+        # By key id: a keyed retry derives its randomness from the key that sealed
+        # its token, so every replica that opens the token answers it alike, whichever
+        # key each seals with (during a key rotation they differ).
+        self._retry_secrets = dict(sealer.derived_keys(RETRY_PURPOSE))
         self._think = thinker
         self._sealer = sealer
         self._metrics = metrics
@@ -380,7 +383,8 @@ class EngineHandlers:
         return state, table, events, moves
 
     def _randomness(self, request: pb.PlayRequest | pb.AdvanceRequest) -> MoveRandomness:
-        """Fresh randomness, or with an idempotency key the same for the same call."""
+        """Fresh randomness, or with an idempotency key the same for the same call, on
+        every server that holds the key that sealed the token (opened already)."""
         key = request.idempotency_key
         if not key:
             return MoveRandomness()
@@ -389,7 +393,7 @@ class EngineHandlers:
         if isinstance(request, pb.PlayRequest):
             move = request.move.SerializeToString(deterministic=True)
         context = (request.DESCRIPTOR.name.encode(), request.state, move, key)
-        return MoveRandomness(self._retry_secret, context)
+        return MoveRandomness(self._retry_secrets[key_id_of(request.state)], context)
 
     def _table_from_request(self, request: pb.NewGameRequest, players: int) -> Table:
         """The computers and the clock NewGame asks for, checked."""

@@ -189,10 +189,11 @@ class MoveRandomness:
 
     Without an idempotency key they are fresh (os.urandom), so forks of a token
     predict nothing. With one they are HMAC-SHA256 under a key derived from the
-    server's sealing key, over the token, the call's move and the idempotency
-    key, and a counter: the same call repeated draws the same numbers, and a
-    caller that knows its own key still cannot compute them, nor learn from one
-    branch anything of another key's.
+    state key that sealed the token (the one its key id names, not the server's
+    sealing key), over the token, the call's move and the idempotency key, and a
+    counter: the same call repeated draws the same numbers on every server that
+    opens the token, and a caller that knows its own key still cannot compute
+    them, nor learn from one branch anything of another key's.
     """
 
     def __init__(self, secret: bytes | None = None, context: Sequence[bytes] = ()) -> None:
