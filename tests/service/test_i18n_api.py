@@ -147,6 +147,37 @@ def test_the_catalog_names_the_cards_in_the_language(rest_port: int, locale: str
         assert len(set(names.values())) == 40
 
 
+#: The three of swords (3S) as a verb's object ("you play …"), and the suits of swords
+#: and of spades (S of the Italian and the French face), in each language.
+THREE_OF_SWORDS_OBJECT = {
+    "en": ("the three of swords", "swords", "spades"),
+    "it": ("il tre di spade", "spade", "picche"),
+    "es": ("el tres de espadas", "espadas", "picas"),
+    "fr": ("le trois d'épées", "épées", "pique"),
+    "ru": ("тройку мечей", "мечи", "пики"),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(THREE_OF_SWORDS_OBJECT))
+def test_the_catalog_gives_each_card_as_an_object_and_each_suit_its_name(
+    rest_port: int, locale: str
+) -> None:
+    reply = http_call(rest_port, "GET", "/v1/catalog", headers={"Accept-Language": HEADERS[locale]})
+    faces = {
+        f["name"]: f
+        for f in next(g for g in reply.json()["games"] if g["name"] == "briscola")["faces"]
+    }
+    italian = {c["code"]: c for c in faces["FACE_ITALIAN"]["cards"]}
+    three, swords, spades = THREE_OF_SWORDS_OBJECT[locale]
+    assert italian["3S"]["accusative"] == three
+    for face in faces.values():
+        objects = [c["accusative"] for c in face["cards"]]
+        assert len(set(objects)) == 40
+        assert [s["code"] for s in face["suits"]] == ["D", "C", "S", "B"]
+    assert {s["code"]: s["name"] for s in faces["FACE_ITALIAN"]["suits"]}["S"] == swords
+    assert {s["code"]: s["name"] for s in faces["FACE_FRENCH"]["suits"]}["S"] == spades
+
+
 def _catalog_texts(rest_port: int, locale: str) -> dict[str, str]:
     """The catalog's titles and descriptions (games', options', variants'), by where they are."""
     reply = http_call(rest_port, "GET", "/v1/catalog", headers={"Accept-Language": HEADERS[locale]})
