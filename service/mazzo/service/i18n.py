@@ -255,7 +255,7 @@ def card_accusative(card: Card, face: Face) -> str:
 
 def suit_name(suit: int, face: Face) -> str:
     """The name of the face's suit ``suit`` (0..3: D, C, S, B) in the current language."""
-    return translations(current_locale()).pgettext(*_SUIT_NAMES[face][suit])
+    return str(translations(current_locale()).pgettext(*_SUIT_NAMES[face][suit]))
 
 
 def _card_words(card: Card, ranks: tuple[tuple[str, str], ...], face: Face) -> str:
