@@ -21,7 +21,7 @@ from mazzo.engine.cards import DECK
 from mazzo.engine.errors import N_, InvalidInput, Listing, Reason
 from mazzo.service.games import CODECS, GameCodec
 from mazzo.service.games.base import NAME_OF_CARD, card_names, face_text, name_of
-from mazzo.service.i18n import card_name
+from mazzo.service.i18n import card_name, gettext
 from mazzo.service.table import TIME_EXPIRED, Forfeit, TimeExpired
 from mazzo.v1 import engine_pb2 as pb
 
@@ -516,7 +516,10 @@ def write_events(messages: Any, events: Sequence[ev.Event]) -> None:
 
 
 def game_info_to_pb(game: Game) -> pb.GameInfo:
+    """A game's catalog entry: its descriptions and card names in the caller's
+    language (its titles are names, the same in every language)."""
     wire = _GAME_OPTIONS[game.name]
+    translate = gettext()
     options = [
         pb.OptionInfo(
             name=spec.name,
@@ -525,14 +528,14 @@ def game_info_to_pb(game: Game) -> pb.GameInfo:
             allowed_values=[wire[spec.name].text(v) for v in spec.allowed],
             min=spec.min,
             max=spec.max,
-            description=spec.description,
+            description=translate(spec.description),
         )
         for spec in game.options
     ]
     info = pb.GameInfo(
         name=game.name,
         title=game.title,
-        description=game.description,
+        description=translate(game.description),
         player_counts=game.player_counts,
         options=options,
     )
