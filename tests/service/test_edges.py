@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -27,7 +26,15 @@ from mazzo.service.http_server import TICK, HttpLimits
 from mazzo.service.state_token import StateSealer
 from mazzo.service.trust import dump_record, load_record
 from mazzo.v1 import engine_pb2 as pb
-from tests.service.support import KEYS, Stack, http_call, refusal_of, running_stack
+from tests.service.support import (
+    KEYS,
+    Stack,
+    exchange,
+    http_call,
+    parsed,
+    refusal_of,
+    running_stack,
+)
 from tools.fuzz import ROUTES, Route, send_grpc
 from tools.fuzz_grammar import (
     EGROUP,
@@ -303,25 +310,6 @@ def test_the_probes_answer_while_serving(edge_stack: Stack) -> None:
 
 
 # ---------------------------------------------------------------- REST: the HTTP layer
-
-
-def exchange(port: int, data: bytes, *, close_write: bool = False) -> bytes:
-    """Send raw bytes; everything the server answers until it closes the connection."""
-    with socket.create_connection(("127.0.0.1", port), timeout=PATIENCE) as sock:
-        sock.sendall(data)
-        if close_write:
-            sock.shutdown(socket.SHUT_WR)
-        received = b""
-        while chunk := sock.recv(65536):
-            received += chunk
-        return received
-
-
-def parsed(answer: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
-    head, _, body = answer.partition(b"\r\n\r\n")
-    status_line, *lines = head.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)}
-    return int(status_line.split()[1]), headers, json.loads(body)
 
 
 @pytest.mark.parametrize(

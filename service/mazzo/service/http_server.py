@@ -85,6 +85,10 @@ THREADS = 8
 #: When stopping, how long after its last activity an idle connection stays
 #: open for a request its client may already be sending.
 STOP_LINGER = 1.0
+#: What the HTTP layer refuses before any route reads the request, whatever its route:
+#: malformed HTTP (400), a request not whole in time (408), a body or headers too
+#: large (413, 431).
+REFUSED_ON_EVERY_ROUTE = (400, 408, 413, 431)
 #: How long a connection closed after a refusal still reads (and drops) input.
 LINGER = 2.0
 #: Longest caller-supplied text an error message quotes.
