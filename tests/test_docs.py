@@ -28,7 +28,9 @@ import jsonschema
 import pytest
 from google.protobuf.message import Message
 
-from mazzo.engine import Reason
+from mazzo.engine import Card, Reason
+from mazzo.engine.scopa_rules import Face
+from mazzo.service import i18n
 from mazzo.service.errors import ServiceReason
 from mazzo.service.handlers import EngineHandlers
 from mazzo.service.json_mapping import JsonMappingError, parse_dict
@@ -108,6 +110,59 @@ OUTSIDE = re.compile(
     r"|(?-i:(?<![\w`])I (?=[a-z]))",
     re.IGNORECASE,
 )
+
+
+# ---------------------------------------------------------------- card names
+
+#: Where the docs name cards: the Markdown a reader is sent to, the engine's, the
+#: contract's comments and the OpenAPI document made from them.
+CARD_NAMING_FILES = [
+    *DOC_FILES,
+    ROOT / "engine" / "README.md",
+    ROOT / "proto" / "mazzo" / "v1" / "engine.proto",
+    ROOT / "docs" / "openapi.json",
+]
+
+
+def _english_rank(face: Face, rank: int) -> str:
+    with i18n.speaking("en"):
+        return i18n.card_name(Card.parse(f"{rank}D"), face).split()[0]
+
+
+def _passages(path: pathlib.Path) -> list[str]:
+    """What a reader reads as one: a paragraph (a table is one), a run of comment lines,
+    a string of the JSON document."""
+    text = path.read_text()
+    if path.suffix == ".json":
+        found: list[str] = []
+        pending: list[Any] = [json.loads(text)]
+        while pending:
+            value = pending.pop()
+            if isinstance(value, str):
+                found.append(value)
+            elif isinstance(value, dict | list):
+                pending.extend(value.values() if isinstance(value, dict) else value)
+        return found
+    if path.suffix == ".proto":
+        return re.findall(r"(?:^[ \t]*//.*\n)+", text, re.MULTILINE)
+    return re.split(r"\n\s*\n", text)
+
+
+def test_the_docs_name_the_italian_decks_cards_as_the_servers_english_does() -> None:
+    """The Italian deck's 8 is the knave in the server's English card names; the jack
+    is the French and the Spanish decks' 8, named where one of those decks is."""
+    italian = {_english_rank(Face.ITALIAN, rank) for rank in range(1, 11)}
+    others = {_english_rank(face, rank) for face in (Face.FRENCH, Face.SPANISH)
+              for rank in range(1, 11)} - italian  # fmt: skip
+    assert italian >= {"knave", "knight", "king"} and others == {"jack", "queen"}
+    wrong = [
+        f"{path.name}: {passage.strip()[:100]!r}"
+        for path in CARD_NAMING_FILES
+        for passage in _passages(path)
+        if re.search(rf"\b({'|'.join(others)})s?\b", passage, re.IGNORECASE)
+        and not re.search(r"French|Spanish", passage)
+    ]
+    assert wrong == []
 
 
 # ---------------------------------------------------------------- the token's size

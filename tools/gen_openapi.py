@@ -474,7 +474,7 @@ DESCRIPTION = (
     " field without presence printed (defaults included), 64-bit integers as strings,"
     " bytes as base64, enums by name. Unknown fields in a request are ignored unless the"
     " server runs with MAZZO_STRICT_JSON=true. Cards are written rank then suit: 1D..10D,"
-    " suits D (coins), C (cups), S (swords), B (batons); 8 jack, 9 knight, 10 king."
+    " suits D (coins), C (cups), S (swords), B (batons); 8 knave, 9 knight, 10 king."
 )
 
 
