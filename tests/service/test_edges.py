@@ -519,6 +519,18 @@ def test_silent_and_idle_connections_are_closed(edge_stack: Stack) -> None:
     assert answer.startswith(b"HTTP/1.1 200 ") and answer.count(b"HTTP/1.1") == 1
 
 
+def test_a_connection_that_sends_nothing_is_closed_after_the_read_timeout_without_an_answer() -> (
+    None
+):
+    """No request, nothing to answer (as nginx does; a 408 is for a request begun and not
+    whole): the read timeout closes it, not the idle timeout, which here never comes."""
+    limits = HttpLimits(read_timeout=READ_TIMEOUT, idle_timeout=3600.0, max_body=LIMIT)
+    with running_stack(KEYS, limits=limits, max_request_bytes=LIMIT) as stack:
+        started = time.monotonic()
+        assert exchange(stack.http_port, b"") == b""
+        assert time.monotonic() - started >= READ_TIMEOUT - TICK
+
+
 def test_refusals_log_one_short_line_at_most_per_interval(caplog: pytest.LogCaptureFixture) -> None:
     from mazzo.service.errors import ApiError, ServiceReason
 
