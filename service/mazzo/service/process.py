@@ -132,7 +132,8 @@ def serve_one_process(config: Config) -> int:
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         if not stop_signals:
-            log.info("%s received: draining", signal.Signals(signum).name)
+            how = "draining" if signum == signal.SIGTERM else "stopping without the drain delay"
+            log.info("%s received: %s", signal.Signals(signum).name, how)
         stop_signals.append(signum)
 
     signal.signal(signal.SIGTERM, on_signal)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import pathlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import orjson
 from flask import Flask, Response, current_app, request
@@ -21,9 +21,10 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTo
 from mazzo.engine.deal import invalid_seed
 from mazzo.engine.errors import N_, Text
 from mazzo.service import i18n
-from mazzo.service.errors import ApiError, ServiceReason
-from mazzo.service.handlers import EngineHandlers, Rpc, rpcs
+from mazzo.service.errors import HTTP_STATUS, ApiError, ServiceReason
+from mazzo.service.handlers import EngineHandlers, Rpc, refusal_codes, rpcs
 from mazzo.service.headers import ANSWER_HEADERS, DOCS_POLICY, PLAY_POLICY
+from mazzo.service.http_server import REFUSED_ON_EVERY_ROUTE
 from mazzo.service.json_mapping import (
     JsonMappingError,
     JsonValueError,
@@ -148,6 +149,19 @@ def _refuse_long_targets() -> Response | None:
         "the request target is longer than the {limit} bytes accepted", limit=MAX_TARGET_BYTES
     )
     return _error_response(ApiError.http(414, message))
+
+
+def refusal_statuses(http_method: str, request_fields: Collection[str]) -> list[int]:
+    """Every HTTP status an API route refuses with, for its verb and its request
+    message's fields (proto names): the HTTP layer's on any request, a target too
+    long (414), on a route with a body what the body brings (a malformed one 400,
+    too large 413, encoded 415), and its handler's refusals as grpc-gateway maps
+    them. The OpenAPI document declares these (tools/gen_openapi.py)."""
+    statuses = {*REFUSED_ON_EVERY_ROUTE, 414}
+    if http_method != "GET":
+        statuses |= {400, 413, 415}
+    statuses |= {HTTP_STATUS[code] for code in refusal_codes(request_fields)}
+    return sorted(statuses)
 
 
 def _speak_the_asked_language() -> None:
