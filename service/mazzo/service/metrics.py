@@ -496,11 +496,13 @@ def instrument_flask(app: flask.Flask, metrics: Metrics, serve_metrics: bool = T
     "unmatched" when no rule matched, so that label values stay few.
     """
 
+    series = _HttpSeries(metrics)
+
     def start_clock() -> None:
         setattr(flask.g, _CLOCK_KEY, time.perf_counter())
 
     def record(response: flask.Response) -> flask.Response:
-        _record_request(metrics, response.status_code)
+        series.record(response.status_code)
         return response
 
     def metrics_view() -> flask.Response:
@@ -515,16 +517,35 @@ def instrument_flask(app: flask.Flask, metrics: Metrics, serve_metrics: bool = T
         )
 
 
-def _record_request(metrics: Metrics, status: int) -> None:
-    request = flask.request
-    rule = request.url_rule
-    route = rule.rule if rule is not None else UNMATCHED_ROUTE
-    method = request.method if request.method in HTTP_METHODS else "OTHER"
-    metrics.http_requests_total.labels(method, route, str(status)).inc()
-    started = flask.g.pop(_CLOCK_KEY, None)
-    if started is not None:  # None when an earlier before_request hook answered
-        elapsed = time.perf_counter() - started
-        metrics.http_request_duration_seconds.labels(method, route).observe(elapsed)
+class _HttpSeries:
+    """The HTTP series' label children, each bound the first time its labels come:
+    a request then finds its two in a dict, where labels() takes a lock and checks
+    every value. Their labels are few (the app's rules, the methods, the statuses)."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self._metrics = metrics
+        self._counted: dict[tuple[str, str, int], Any] = {}
+        self._timed: dict[tuple[str, str], Any] = {}
+
+    def record(self, status: int) -> None:
+        request = flask.request
+        rule = request.url_rule
+        route = rule.rule if rule is not None else UNMATCHED_ROUTE
+        method = request.method
+        if method not in HTTP_METHODS:
+            method = "OTHER"
+        counted = self._counted.get((method, route, status))
+        if counted is None:
+            counted = self._metrics.http_requests_total.labels(method, route, str(status))
+            self._counted[method, route, status] = counted
+        counted.inc()
+        started = flask.g.pop(_CLOCK_KEY, None)
+        if started is not None:  # None when an earlier before_request hook answered
+            timed = self._timed.get((method, route))
+            if timed is None:
+                timed = self._metrics.http_request_duration_seconds.labels(method, route)
+                self._timed[method, route] = timed
+            timed.observe(time.perf_counter() - started)
 
 
 # ---------------------------------------------------------------------- exporter
