@@ -18,6 +18,7 @@ more memory can still be slower (see docs/performance.md); time it with
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import re
 import shutil
@@ -226,6 +227,9 @@ def _count(name: str, size: int, valgrind: str) -> tuple[int, int]:
             text=True,
             check=False,
             cwd=ROOT,
+            # The same hashes in every run: dictionaries and sets probe alike, so two
+            # commits' counts differ by their code alone.
+            env={**os.environ, "PYTHONHASHSEED": "0"},
         )
     found = _COLLECTED.search(done.stderr)
     if done.returncode != 0 or found is None:
