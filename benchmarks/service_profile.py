@@ -2,25 +2,29 @@
 
     python -m benchmarks.service_profile                 # gRPC and REST, Validate and Play
     python -m benchmarks.service_profile --seconds 2 --repeats 1 --targets grpc_play
+    python -m benchmarks.service_profile --results benchmarks/results/profile.json
 
 The service benchmark (benchmarks/service_bench.py) measures each call's server
-CPU as a whole. This runs the same server and client with the server's pieces
-wrapped in timers: gRPC's parse and serialization, the metrics interceptor, the
-method around the handler, Flask's hooks and the JSON mapping, the handler and
-each of its parts. A piece's figure is its time per call less the pieces timed
-inside it and those timers' own cost; what no timer covers (gRPC's own work, or
-waitress and Flask's) is the server CPU per call, from /proc, less the rest.
-The timers read time.perf_counter in the thread that runs the piece: a piece
-lasts microseconds, far less than the interpreter's switch interval, so its wall
-time stands for its CPU (a busy machine that takes the core away inflates it).
-Each target runs in turn, as in the benchmark, and each figure is the median of
-the repeats.
+CPU as a whole. This runs the same server and client twice: first as they are
+(the server CPU per call, from /proc), then with the server's pieces wrapped in
+timers: gRPC's parse and serialization, the metrics interceptor, the method
+around the handler, Flask's hooks and the JSON mapping, the handler and each of
+its parts. A piece's figure is its time per call less the pieces timed inside it
+and their timers' cost (what the timers add to the server CPU per call, shared
+out evenly); what no timer covers (gRPC's own work, or waitress and Flask's) is
+the plain server CPU per call less the pieces. The timers read time.perf_counter
+in the thread that runs the piece: a piece lasts microseconds, far less than the
+interpreter's switch interval, so its wall time stands for its CPU; the longest
+1% of a piece's runs (those the operating system interrupted) are left out.
+Each target runs in turn, as in the benchmark, each figure the median of the
+repeats.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import sys
 import threading
 import time
@@ -30,7 +34,7 @@ from typing import Any
 from benchmarks.service_bench import _cpu_seconds, _cpus, _Process
 from benchmarks.service_client import WARM_TARGETS
 from benchmarks.service_server import PROFILE_METHOD
-from benchmarks.stats import Figure, Table
+from benchmarks.stats import Figure, Table, machine, write_results
 
 #: The targets profiled by default: the four the performance targets concern and
 #: their baselines.
@@ -349,6 +353,13 @@ def _table(
         "service_profile",
         "Server time per call by piece, one server process (us, median of runs)",
         ["piece", *targets],
+        notes=[
+            "Each piece: the median over the runs of its time a call (the trimmed mean of",
+            "its runs), less the pieces timed inside it and their timers' cost (what the",
+            "timers add to the server CPU a call, shared out evenly). Indented: inside the",
+            "piece above. The first row is what no timer covers: the server CPU a call",
+            "without timers (the same calls, in a run before) less the pieces.",
+        ],
     )
 
     def cell(target: str, path: tuple[str, ...]) -> Figure | None:
@@ -375,11 +386,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated")
+    parser.add_argument("--results", type=pathlib.Path, help="also write the table (JSON) here")
     args = parser.parse_args(argv)
     if args.serve:
         return serve()
-    table = run(repeats=args.repeats, seconds=args.seconds, targets=tuple(args.targets.split(",")))
+    about = machine()
+    targets = tuple(args.targets.split(","))
+    table = run(repeats=args.repeats, seconds=args.seconds, targets=targets)
     print(table.render())
+    if args.results:
+        settings = {"repeats": args.repeats, "seconds": args.seconds, "targets": list(targets)}
+        write_results(args.results, [table], {"service_profile": settings}, about)
     return 0
 
 
