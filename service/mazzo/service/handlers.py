@@ -232,9 +232,9 @@ class EngineHandlers:
         return record
 
     def _count_move(self, game: str, outcome: str, since: float) -> None:
-        """A move settled, ``since`` (:func:`now`) its start: counted and timed in one
-        observation (mazzo_moves_total is its count)."""
-        self._move_seconds[game, outcome].observe(now() - since)
+        """A move settled, ``since`` (time.perf_counter) its start: counted and timed
+        in one observation (mazzo_moves_total is its count)."""
+        self._move_seconds[game, outcome].observe(time.perf_counter() - since)
 
     def _seal(self, state: Any, game_id: bytes, ply: int, table: Table) -> bytes:
         """The state's new token, remembered: the caller's next call brings it back."""
@@ -369,7 +369,7 @@ class EngineHandlers:
                     break
                 budget = min(DEFAULT_SUGGEST_MS, self._max_suggest_ms)
                 computer = ComputerSeat(to_play, on_timeout, budget)
-            began = now()
+            began = time.perf_counter()
             move = self._computer_move(game, state, computer, randomness)
             with _rule_errors():
                 state, played = game.apply(
@@ -529,7 +529,7 @@ class EngineHandlers:
         return self._with_new_state(response, game, (state, game_id, plies, table), events)
 
     def play(self, request: pb.PlayRequest) -> pb.PlayResponse:
-        arrived = now()
+        arrived = time.perf_counter()
         record, game, scope, move = self._requested_move(
             request, N_("seat {scope}'s credential may not play for seat {seat}")
         )
@@ -589,7 +589,7 @@ class EngineHandlers:
         )
 
     def validate(self, request: pb.ValidateRequest) -> pb.ValidateResponse:
-        arrived = now()
+        arrived = time.perf_counter()
         record, game, _, move = self._requested_move(
             request, N_("seat {scope}'s credential may not validate a move for seat {seat}")
         )
