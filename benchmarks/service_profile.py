@@ -203,41 +203,46 @@ def install(timers: Timers) -> None:
         return method_handler(behaviour, request_deserializer, response_serializer)
 
     grpc.unary_unary_rpc_method_handler = timed_method_handler  # type: ignore[assignment]
-    _patch_result(metrics.GrpcMetricsInterceptor, "_instrument", "interceptor", timers)
-    _patch_result(grpc_server, "_unary_behaviour", "method", timers)
-    _patch(service_server, "_echo", "method", timers)
-    _patch(service_server, "_empty", "method", timers)
-    _patch_result(rest, "_view", "view", timers)
-    _patch(rest, "parse", "parse", timers)
-    _patch(rest, "message_to_json", "serialize", timers)
-    _patch(rest, "_speak_the_asked_language", "language", timers)
-    _patch(metrics._HttpSeries, "record", "http_metrics", timers)
-    for name in ("validate", "play"):
-        _patch(EngineHandlers, name, "handler", timers)
-    for name, key in (
-        ("_open", "open"),
-        ("_seat_scope", "checks"),
-        ("_table_refusal", "checks"),
-        ("_events_seat", "checks"),
-        ("_randomness", "randomness"),
-        ("_count_move", "count"),
-        ("_restart_clock", "clock"),
-        ("_seal", "seal"),
+    # (what makes the function, its name, the piece) for functions made per method
+    for owner, name, key in (
+        (metrics.GrpcMetricsInterceptor, "_instrument", "interceptor"),
+        (grpc_server, "_unary_behaviour", "method"),
+        (rest, "_view", "view"),
     ):
-        _patch(EngineHandlers, name, key, timers)
-    _patch(StateCache, "get", "remembered", timers)
-    _patch(StateCache, "put", "remember", timers)
-    _patch(StateSealer, "open_dated", "unseal", timers)
-    _patch(StateSealer, "seal_dated", "encrypt", timers)
-    _patch(handlers, "load_tabled_record", "decode", timers)
-    _patch(handlers, "dump_record", "dump", timers)
-    _patch(handlers, "_check_ply", "checks", timers)
-    _patch(handlers, "_write_status", "status", timers)
-    _patch(codec, "move_from_pb", "move", timers)
-    _patch(codec, "write_events", "events", timers)
-    for game in GAMES.values():
-        _patch(game, "resolve", "resolve", timers)
-        _patch(game, "apply", "apply", timers)
+        _patch_result(owner, name, key, timers)
+    games = list(GAMES.values())
+    # (where the function is, its name, the piece)
+    for owner, name, key in (
+        (service_server, "_echo", "method"),
+        (service_server, "_empty", "method"),
+        (rest, "parse", "parse"),
+        (rest, "message_to_json", "serialize"),
+        (rest, "_speak_the_asked_language", "language"),
+        (metrics._HttpSeries, "record", "http_metrics"),
+        (EngineHandlers, "validate", "handler"),
+        (EngineHandlers, "play", "handler"),
+        (EngineHandlers, "_open", "open"),
+        (EngineHandlers, "_seat_scope", "checks"),
+        (EngineHandlers, "_table_refusal", "checks"),
+        (EngineHandlers, "_events_seat", "checks"),
+        (EngineHandlers, "_randomness", "randomness"),
+        (EngineHandlers, "_count_move", "count"),
+        (EngineHandlers, "_restart_clock", "clock"),
+        (EngineHandlers, "_seal", "seal"),
+        (StateCache, "get", "remembered"),
+        (StateCache, "put", "remember"),
+        (StateSealer, "open_dated", "unseal"),
+        (StateSealer, "seal_dated", "encrypt"),
+        (handlers, "load_tabled_record", "decode"),
+        (handlers, "dump_record", "dump"),
+        (handlers, "_check_ply", "checks"),
+        (handlers, "_write_status", "status"),
+        (codec, "move_from_pb", "move"),
+        (codec, "write_events", "events"),
+        *((game, "resolve", "resolve") for game in games),
+        *((game, "apply", "apply") for game in games),
+    ):
+        _patch(owner, name, key, timers)
 
 
 def serve() -> int:
