@@ -10,14 +10,14 @@ CPU as a whole. This runs the same server and client twice: first as they are
 timers: gRPC's parse and serialization, the metrics interceptor, the method
 around the handler, Flask's hooks and the JSON mapping, the handler and each of
 its parts. A piece's figure is its time per call less the pieces timed inside it
-and their timers' cost (what the timers add to the server CPU per call, shared
-out evenly); what no timer covers (gRPC's own work, or waitress and Flask's) is
-the plain server CPU per call less the pieces. The timers read time.perf_counter
-in the thread that runs the piece: a piece lasts microseconds, far less than the
-interpreter's switch interval, so its wall time stands for its CPU; the longest
-1% of a piece's runs (those the operating system interrupted) are left out.
-Each target runs in turn, as in the benchmark, each figure the median of the
-repeats.
+and their timers' cost (what the timers add to the server CPU over every target,
+shared out evenly among the timers that ran); what no timer covers (gRPC's own
+work, or waitress and Flask's) is the plain server CPU per call less the pieces.
+The timers read time.perf_counter in the thread that runs the piece: a piece
+lasts microseconds, far less than the interpreter's switch interval, so its wall
+time stands for its CPU; the longest 1% of a piece's runs (those the operating
+system interrupted) are left out. Each target runs in turn, as in the benchmark,
+each figure the median of the repeats.
 """
 
 from __future__ import annotations
@@ -265,19 +265,26 @@ def serve() -> int:
 
 
 def _per_call(
-    pieces: list[Any], calls: int, timed_cpu_us: float, plain_cpu_us: float
+    pieces: list[Any], calls: int, plain_cpu_us: float, overhead_us: float
 ) -> dict[tuple[str, ...], float]:
     """Microseconds per call in each piece, less the pieces inside it and their
-    timers' cost; ``()`` is what no timer covers. A timer's cost is what the timers
-    added to the server CPU per call (timed_cpu_us over plain_cpu_us, the same
-    calls without timers), shared out evenly."""
-    timer_runs = sum(runs for _, _, runs, _ in pieces) / calls
-    overhead = (timed_cpu_us - plain_cpu_us) / timer_runs if timer_runs else 0.0
+    timers' cost (``overhead_us`` each); ``()`` is what no timer covers: the plain
+    server CPU per call less the pieces."""
     per_call: dict[tuple[str, ...], float] = {}
     for path, mean, runs, inner in pieces:
-        per_call[tuple(path)] = (mean * runs * 1e6 - inner * overhead) / calls
+        per_call[tuple(path)] = (mean * runs * 1e6 - inner * overhead_us) / calls
     per_call[()] = plain_cpu_us - sum(per_call.values())
     return per_call
+
+
+def _timer_overhead(pairs: list[tuple[float, float, list[Any], int]]) -> float:
+    """Microseconds a timer adds to the server CPU: what the timers added over every
+    target and repeat, (plain CPU per call, timed CPU per call, pieces, calls),
+    shared out evenly over the timers that ran (one figure: a target's own is as
+    noisy as the difference of two runs)."""
+    added = sum((timed - plain) * calls for plain, timed, _, calls in pairs)
+    timers = sum(runs for _, _, pieces, _ in pairs for _, _, runs, _ in pieces)
+    return max(added / timers, 0.0) if timers else 0.0
 
 
 def _measure(
@@ -333,16 +340,25 @@ def run(*, repeats: int, seconds: float, targets: tuple[str, ...], games: int = 
     in turn; each repeat's pieces against the plain run of the same repeat."""
     plain = _measure(False, targets, repeats, seconds, games)
     timed = _measure(True, targets, repeats, seconds, games)
-    samples = {
+    pairs = {
         target: [
-            _per_call(pieces or [], calls, timed_cpu, plain_cpu)
+            (plain_cpu, timed_cpu, pieces or [], calls)
             for (plain_cpu, _, _), (timed_cpu, pieces, calls) in zip(
                 plain[target], timed[target], strict=True
             )
         ]
         for target in targets
     }
-    return _table(samples, targets)
+    overhead = _timer_overhead([pair for runs in pairs.values() for pair in runs])
+    samples = {
+        target: [
+            _per_call(pieces, calls, plain_cpu, overhead) for plain_cpu, _, pieces, calls in runs
+        ]
+        for target, runs in pairs.items()
+    }
+    table = _table(samples, targets)
+    table.notes.append(f"A timer's cost, shared out: {overhead:.2f} us.")
+    return table
 
 
 def _order(path: tuple[str, ...]) -> tuple[int, ...]:
@@ -361,9 +377,10 @@ def _table(
         notes=[
             "Each piece: the median over the runs of its time a call (the trimmed mean of",
             "its runs), less the pieces timed inside it and their timers' cost (what the",
-            "timers add to the server CPU a call, shared out evenly). Indented: inside the",
-            "piece above. The first row is what no timer covers: the server CPU a call",
-            "without timers (the same calls, in a run before) less the pieces.",
+            "timers add to the server CPU over every target, shared out evenly among the",
+            "timers that ran). Indented: inside the piece above. The first row is what no",
+            "timer covers: the server CPU a call without timers (the same calls, in a run",
+            "before) less the pieces.",
         ],
     )
 
