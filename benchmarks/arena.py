@@ -23,8 +23,11 @@ constants or evaluation's fields for the run.
 Each row prints A's match win rate and A's points per hand minus B's (the
 mean of B's sides), each
 with a 95% interval (mean of the pairs +- 1.96 standard errors), the CPU time
-per move of each player and A's simulations (deals or worlds) per second. Results go
-to benchmarks/results/arena-latest.json unless --results names a file.
+per move of each player and A's simulations (deals or worlds) per second. The
+run's summary (the command, the commit, each row's seeds and figures: see
+benchmarks.summaries) goes to benchmarks/results/arena-latest.json unless
+--results names a file; --matches-log PATH writes every match's counts to PATH,
+outside benchmarks/results, for research.
 """
 
 from __future__ import annotations
@@ -46,7 +49,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.stats import Table, machine, write_results
+from benchmarks.baselines import ARENA_ONLY, ismcts, pimc
+from benchmarks.stats import Table, interval, machine, pair_margins, pair_win_rates, write_results
+from benchmarks.summaries import RESULTS as KEPT_RESULTS
+from benchmarks.summaries import command_line, run_summary
 from mazzo.engine import get_game
 from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.events import HandScored
@@ -56,9 +62,7 @@ from mazzo.engine.players import (
     Player,
     counted_simulations,
     greedy,
-    ismcts,
     montecarlo,
-    pimc,
     suggest,
     world_search,
 )
@@ -67,13 +71,12 @@ from mazzo.engine.scopa import ScopaRules, ScopaState
 from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.tressette import TressetteRules
 
-RESULTS = pathlib.Path(__file__).resolve().parent / "results" / "arena-latest.json"
+RESULTS = KEPT_RESULTS / "arena-latest.json"
 UNLIMITED = 1 << 30
 #: The budget of the smoke run's safe retries (one world or a few play-outs).
 SMOKE_RETRY_MS = 2.0
 #: A move's CPU time past its budget is kept (for the overrun figures) from this many ms.
 OVERRUN_KEPT_MS = 0.5
-Z95 = 1.96
 
 #: name -> (label, game, rules with an optional target). In a game of three
 #: sides, A plays one and B the two others: A's fair share of wins is a third.
@@ -122,9 +125,9 @@ SETUPS: dict[str, tuple[str, str, Callable[..., Any]]] = {
 }
 
 
-#: The engine's levels, the PIMC baseline (its worlds and depth from --pimc)
-#: and the information-set search.
-ARENA_PLAYERS = (*PLAYERS, "pimc", "ismcts")
+#: The engine's levels, and the baselines only the arena plays: the PIMC
+#: baseline (its worlds and depth from --pimc) and the information-set search.
+ARENA_PLAYERS = (*PLAYERS, *ARENA_ONLY)
 
 
 @dataclass(frozen=True)
@@ -225,21 +228,10 @@ def play_pair(task: tuple[Row, Settings, int]) -> list[dict[str, Any]]:
     return [play_match(row, settings, seed, a_side) for a_side in range(sides)]
 
 
-def _interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and 95% interval (normal approximation over the pairs)."""
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, math.nan, math.nan
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
-
-
-def summarise(row: Row, pairs: list[list[dict[str, Any]]]) -> dict[str, Any]:
-    wins = [sum(m["a_won"] for m in pair) / len(pair) for pair in pairs]
-    margins = [
-        sum(m["points"][0] - m["points"][1] for m in pair) / max(1, sum(m["hands"] for m in pair))
-        for pair in pairs
-    ]
+def summarise(row: Row, pairs: list[list[dict[str, Any]]], first_seed: int) -> dict[str, Any]:
+    """A row's summary: its seeds, counts, rates with their 95% intervals, CPU
+    and overruns (of ``pairs``, played from ``first_seed`` on)."""
+    wins, margins = pair_win_rates(pairs), pair_margins(pairs)
     matches = [m for pair in pairs for m in pair]
 
     def total(key: str, player: int) -> float:
@@ -252,15 +244,16 @@ def summarise(row: Row, pairs: list[list[dict[str, Any]]]) -> dict[str, Any]:
         spent = total("seconds", player)
         return total("simulations", player) / spent if total("simulations", player) else None
 
-    win, win_lo, win_hi = _interval(wins)
+    win, win_lo, win_hi = interval(wins)
     # A rate lies in 0..1 whatever the normal approximation says near the ends.
     win_lo, win_hi = max(0.0, win_lo), min(1.0, win_hi)
-    margin, margin_lo, margin_hi = _interval(margins)
+    margin, margin_lo, margin_hi = interval(margins)
     return {
         "row": str(row),
         "game": SETUPS[row.setup][0],
         "a": row.first,
         "b": row.second,
+        "seeds": [first_seed, first_seed + len(pairs) - 1],
         "matches": len(matches),
         "hands": sum(m["hands"] for m in matches),
         "a_win_rate": win,
@@ -384,7 +377,7 @@ def last_round_table(count: int, budget_ms: float, seed: int) -> Table:
         sampled = hand_margin(position, montecarlo.sample, budget, random.Random(seed))
         margins.append(exact - sampled)
         exact_ms.append(spent[0])
-    mean, low, high = _interval(margins)
+    mean, low, high = interval(margins)
     table = Table(
         "last_round",
         f"Intermediate level, 2-player Scopa's last round: exact search against sampling,"
@@ -543,6 +536,16 @@ def _worlds_by_depth(text: str) -> tuple[int, int]:
     return int(worlds), int(depth)
 
 
+def _outside_the_kept_results(text: str) -> pathlib.Path:
+    """A path for the per-match log: benchmarks/results keeps summaries only."""
+    path = pathlib.Path(text)
+    if path.resolve().is_relative_to(KEPT_RESULTS):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: benchmarks/results keeps summaries only; write the log elsewhere"
+        )
+    return path
+
+
 def _setting(text: str) -> tuple[str, Any]:
     name, _, value = text.partition("=")
     try:
@@ -608,8 +611,17 @@ def main(argv: list[str] | None = None) -> int:
         " choices of HANDS first hands",
     )
     parser.add_argument("--smoke", action="store_true", help="tiny counts, to check it runs")
-    parser.add_argument("--results", type=pathlib.Path, default=RESULTS, help="JSON file to write")
+    parser.add_argument(
+        "--results", type=pathlib.Path, default=RESULTS, help="the summary's JSON file"
+    )
+    parser.add_argument(
+        "--matches-log",
+        type=_outside_the_kept_results,
+        metavar="PATH",
+        help="write every match's counts to PATH too (outside benchmarks/results, e.g. build/)",
+    )
     args = parser.parse_args(argv)
+    command = command_line("benchmarks.arena", sys.argv[1:] if argv is None else argv)
     if args.smoke:
         args.pairs, args.simulations, args.target, args.workers = 1, 4, 1, 1
     # --last-rounds or --retry-cost alone runs no matches.
@@ -639,7 +651,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             _freeze_heap()
             pairs = [play_pair(task) for task in tasks]
-        summary = summarise(row, pairs)
+        summary = summarise(row, pairs, args.seed)
         summaries.append(summary)
         raw[str(row)] = pairs
         print(
@@ -676,12 +688,17 @@ def main(argv: list[str] | None = None) -> int:
         "pimc_worlds_depth": list(args.pimc),
         "search": dict(args.search),
         "workers": args.workers,
-        "rows": [str(r) for r in rows],
-        "summaries": summaries,
-        "pairs_raw": raw,
+        "speed": args.speed,
+        "last_rounds": args.last_rounds,
+        "retry_cost": args.retry_cost,
     }
-    write_results(args.results, tables, run_settings, about)
+    tables_json = [table.as_json() for table in tables]
+    kept = run_summary("arena", command, about, run_settings, tables_json, summaries)
+    write_results(args.results, kept)
     print(f"\nwritten to {args.results}")
+    if args.matches_log:
+        write_results(args.matches_log, {"command": command, "machine": about, "pairs": raw})
+        print(f"every match's counts written to {args.matches_log}")
     return 0
 
 

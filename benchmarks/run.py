@@ -4,7 +4,8 @@
     python -m benchmarks.run --only engine   # engine, token, json, handlers, service
     python -m benchmarks.run --smoke         # tiny counts: checks that it all runs
 
-Results go to benchmarks/results/latest.json unless --results names a file.
+Results go to benchmarks/results/latest.json unless --results names a file: the
+command, the commit and the tables (benchmarks.summaries).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from benchmarks import engine_bench, handler_bench, json_bench, service_bench, token_bench
 from benchmarks.stats import Table, machine, write_results
+from benchmarks.summaries import command_line, run_summary
 from benchmarks.targets import summary
 
 RESULTS = pathlib.Path(__file__).resolve().parent / "results" / "latest.json"
@@ -76,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--results", type=pathlib.Path, default=RESULTS, help="JSON file to write")
     args = parser.parse_args(argv)
+    command = command_line("benchmarks.run", sys.argv[1:] if argv is None else argv)
     names = args.only or list(RUNNERS)
     about = machine()
     print(
@@ -99,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(targets.render())
         tables.append(targets)
-    write_results(args.results, tables, settings, about)
+    tables_json = [table.as_json() for table in tables]
+    write_results(args.results, run_summary("bench", command, about, settings, tables_json))
     print(f"\nwritten to {args.results}")
     return 0
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import pathlib
 import platform
+import re
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -138,6 +139,36 @@ def _cell_json(cell: Cell) -> Any:
     return cell.as_json() if isinstance(cell, Figure) else cell
 
 
+#: A 95% interval's half-width, in standard errors.
+Z95 = 1.96
+
+
+def interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% interval (normal approximation over the pairs)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.nan, math.nan
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+#: An arena's duplicate pairs: each a list of its matches' counts.
+Pairs = Sequence[Sequence[dict[str, Any]]]
+
+
+def pair_win_rates(pairs: Pairs) -> list[float]:
+    """A's share of each pair's matches won."""
+    return [sum(match["a_won"] for match in pair) / len(pair) for pair in pairs]
+
+
+def pair_margins(pairs: Pairs) -> list[float]:
+    """A's points a hand over B's in each pair."""
+    return [
+        sum(m["points"][0] - m["points"][1] for m in pair) / max(1, sum(m["hands"] for m in pair))
+        for pair in pairs
+    ]
+
+
 def machine() -> dict[str, Any]:
     """What the figures were measured on."""
     model = "unknown"
@@ -173,14 +204,16 @@ def _git_commit() -> str | None:
     return out.stdout.strip() or None
 
 
-def write_results(
-    path: pathlib.Path, tables: list[Table], settings: dict[str, Any], machine: dict[str, Any]
-) -> None:
+#: A JSON array of numbers, strings, booleans or nulls, over lines.
+_FLAT_ARRAY = re.compile(r"\[[^\[\]{}]*\]")
+_LINE_BREAK = re.compile(r"\s*\n\s*")
+
+
+def write_results(path: pathlib.Path, body: dict[str, Any]) -> None:
+    """A results file (benchmarks.summaries builds what it holds): a field a
+    line, an array of plain values on one (JSON strings hold no line break, so
+    only the space between values is taken out)."""
+    text = json.dumps(body, indent=1)
+    text = _FLAT_ARRAY.sub(lambda array: _LINE_BREAK.sub(" ", array[0]), text)
     path.parent.mkdir(parents=True, exist_ok=True)
-    body = {
-        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "machine": machine,
-        "settings": settings,
-        "tables": [t.as_json() for t in tables],
-    }
-    path.write_text(json.dumps(body, indent=1) + "\n")
+    path.write_text(text + "\n")

@@ -195,12 +195,18 @@ class LocustInterceptor(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
 
 class GrpcApi:
     transport = "grpc"
+    #: Whether NewGame sends the seed it is given (else every deal is fresh).
+    seeded: ClassVar[bool] = True
 
     def __init__(self, environment: Environment):
         self._games = dealt_games(environment)
         self._channel = grpc.insecure_channel(environment.parsed_options.grpc_target)
-        intercepted = grpc.intercept_channel(self._channel, LocustInterceptor(environment))
+        intercepted = grpc.intercept_channel(self._channel, *self.interceptors(environment))
         self._stub = engine_pb2_grpc.EngineStub(intercepted)
+
+    def interceptors(self, environment: Environment) -> list[Any]:
+        """What reports the calls to Locust: each call, as it ends."""
+        return [LocustInterceptor(environment)]
 
     def close(self) -> None:
         self._channel.close()
@@ -216,7 +222,9 @@ class GrpcApi:
         return Position(bytes(reply.state), reply.status.seat_to_play, reply.status.game_over)
 
     def new_game(self, seed: int, computers: tuple[int, ...] = ()) -> Position:
-        request = pb.NewGameRequest(players=2, seed=seed)
+        request = pb.NewGameRequest(players=2)
+        if self.seeded:
+            request.seed = seed
         getattr(request, self._games[seed % len(self._games)]).SetInParent()
         # budget_ms left at 0: the server's default budget.
         request.computers.extend(pb.ComputerSeat(seat=s, level="expert") for s in computers)
@@ -249,6 +257,7 @@ class GrpcApi:
 
 class RestApi:
     transport = "rest"
+    seeded: ClassVar[bool] = True
 
     def __init__(self, client: Any, environment: Environment):
         self._client = client
@@ -278,7 +287,9 @@ class RestApi:
 
     def new_game(self, seed: int, computers: tuple[int, ...] = ()) -> Position:
         game = self._games[seed % len(self._games)]
-        body: dict[str, Any] = {"players": 2, game: {}, "seed": str(seed)}
+        body: dict[str, Any] = {"players": 2, game: {}}
+        if self.seeded:
+            body["seed"] = str(seed)
         if computers:
             body["computers"] = [{"seat": s, "level": "expert"} for s in computers]
         return self._position(self._post("/v1/games", body))
@@ -422,13 +433,14 @@ ScenarioFactory = Callable[[Api, Environment, random.Random], Scenario]
 
 
 class GrpcUser(User):
-    """A user of one scenario (``scenario``) over gRPC."""
+    """A user of one scenario (``scenario``) over gRPC (``api``)."""
 
     abstract = True
     scenario: ScenarioFactory
+    api_class: ClassVar[type[GrpcApi]] = GrpcApi
 
     def on_start(self) -> None:
-        self.api = GrpcApi(self.environment)
+        self.api = type(self).api_class(self.environment)
         self.running = type(self).scenario(self.api, self.environment, random.Random())
 
     def on_stop(self) -> None:
@@ -440,14 +452,15 @@ class GrpcUser(User):
 
 
 class RestUser(FastHttpUser):
-    """A user of one scenario (``scenario``) over REST."""
+    """A user of one scenario (``scenario``) over REST (``api``)."""
 
     abstract = True
     host = "http://127.0.0.1:8080"
     scenario: ScenarioFactory
+    api_class: ClassVar[type[RestApi]] = RestApi
 
     def on_start(self) -> None:
-        api = RestApi(self.client, self.environment)
+        api = type(self).api_class(self.client, self.environment)
         self.running = type(self).scenario(api, self.environment, random.Random())
 
     @task

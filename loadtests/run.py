@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -75,6 +75,8 @@ class Server:
     ports: dict[str, int] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
     changed: threading.Condition = field(default_factory=threading.Condition)
+    #: The thread that reads the server's stderr into ``lines`` and ``log_path``.
+    reader: threading.Thread | None = None
 
     def read(self) -> None:
         assert self.process.stderr is not None
@@ -110,6 +112,24 @@ def running_server(
 ) -> Iterator[Server]:
     """``python -m mazzo.service`` on free ports of 127.0.0.1, configured by
     nothing of this process's environment but ``settings`` (MAZZO_* variables)."""
+    server = start_server(results / "server.log", workers, search_processes, settings)
+    try:
+        server.wait_until_listening()
+        yield server
+    finally:
+        stop_server(server)
+
+
+def start_server(
+    log_path: Path,
+    workers: int | None = None,
+    search_processes: int | None = None,
+    settings: Mapping[str, str] | None = None,
+) -> Server:
+    """Start ``python -m mazzo.service`` (not yet listening: see
+    ``Server.wait_until_listening``) on free ports of 127.0.0.1 unless
+    ``settings`` give its addresses; its stderr goes to ``log_path``. In a
+    process group of its own: :func:`stop_server` stops it with its workers."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MAZZO_")}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.update(
@@ -133,15 +153,17 @@ def running_server(
         text=True,
         start_new_session=True,  # its workers are in its process group
     )
-    server = Server(process, results / "server.log")
-    reader = threading.Thread(target=server.read, daemon=True)
-    reader.start()
-    try:
-        server.wait_until_listening()
-        yield server
-    finally:
-        stop_group(process, STOP_TIMEOUT)
-        reader.join(5)
+    server = Server(process, log_path)
+    server.reader = threading.Thread(target=server.read, daemon=True)
+    server.reader.start()
+    return server
+
+
+def stop_server(server: Server, timeout: float = STOP_TIMEOUT) -> None:
+    """SIGTERM, then SIGKILL to its group (a no-op once it exited), and the log read whole."""
+    stop_group(server.process, timeout)
+    if server.reader is not None:
+        server.reader.join(5)
 
 
 def group_cpu_seconds(pgid: int) -> float:
@@ -178,7 +200,23 @@ def server_problems(server: Server) -> list[str]:
     return problems
 
 
-def stop_group(process: subprocess.Popen[str], timeout: float) -> None:
+def spawn(
+    command: Sequence[str], log: IO[Any], env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``command`` in the repository, its output to ``log``, in a process group of
+    its own (:func:`stop_group` stops it with whatever it forks)."""
+    return subprocess.Popen(
+        command,
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def stop_group(process: subprocess.Popen[Any], timeout: float) -> None:
     """SIGTERM to the process, then SIGKILL to its whole group (it leads one)."""
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
@@ -270,14 +308,7 @@ def run_locust(
     ]
     log_path = args.results / f"{scenario}_locust.log"
     with log_path.open("w") as log:
-        locust = subprocess.Popen(
-            command,
-            cwd=REPO,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # --processes forks: stop them all together
-        )
+        locust = spawn(command, log)  # --processes forks: stop_group stops them all
         try:
             code = locust.wait(seconds + LOCUST_MARGIN)
         except subprocess.TimeoutExpired:

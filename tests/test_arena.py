@@ -16,18 +16,20 @@ from mazzo.engine.players import world_search
 def test_a_smoke_arena_prints_every_row_and_writes_its_results(
     tmp_path: pathlib.Path, capsys: Any
 ) -> None:
-    results = tmp_path / "arena.json"
+    results, log = tmp_path / "arena.json", tmp_path / "matches.json"
     rows = [
         "scopa:greedy-random",
         "scopone:expert-greedy",
         "tressette4:random-expert",
         "scopa3:expert-random",
     ]
-    assert arena.main(["--smoke", "--rows", *rows, "--results", str(results)]) == 0
+    argv = ["--smoke", "--rows", *rows, "--results", str(results), "--matches-log", str(log)]
+    assert arena.main(argv) == 0
     printed = capsys.readouterr().out
     body = json.loads(results.read_text())
     assert body["settings"]["smoke"] is True
-    assert body["settings"]["rows"] == rows
+    assert body["command"] == "python -m benchmarks.arena " + " ".join(argv)
+    assert [summary["row"] for summary in body["rows"]] == rows
     tables = {t["name"]: t for t in body["tables"]}
     assert set(tables) == {"arena", "playout_speed", "last_round", "retry_cost"}
     for table in tables.values():
@@ -45,11 +47,16 @@ def test_a_smoke_arena_prints_every_row_and_writes_its_results(
     }
     # One duplicate set a row: the same seed, A on each side in turn.
     sides = {"scopa3:expert-random": 3}
-    for summary in body["settings"]["summaries"]:
+    for summary in body["rows"]:
         assert summary["matches"] == sides.get(summary["row"], 2)
+        assert summary["seeds"] == [1, 1]
         assert 0 <= summary["a_win_rate"] <= 1
         assert summary["hands"] >= summary["matches"]
-    for row, pair in body["settings"]["pairs_raw"].items():
+    # The summary keeps no match; the log, outside the kept results, every one.
+    assert "a_side" not in json.dumps(body)
+    logged = json.loads(log.read_text())
+    assert logged["command"] == body["command"]
+    for row, pair in logged["pairs"].items():
         assert len(pair) == 1 and len(pair[0]) == sides.get(row, 2)
         assert [match["a_side"] for match in pair[0]] == list(range(sides.get(row, 2)))
     labels = [label for label, _, _ in arena.SETUPS.values()]
@@ -91,9 +98,17 @@ def test_the_pimc_baseline_plays_in_the_arena_with_the_worlds_and_depth_asked(
     assert arena.main(argv) == 0
     body = json.loads(results.read_text())
     assert body["settings"]["pimc_worlds_depth"] == [2, 3]
-    assert [s["row"] for s in body["settings"]["summaries"]] == rows
+    assert [s["row"] for s in body["rows"]] == rows
     with pytest.raises(argparse.ArgumentTypeError, match="WORLDSxDEPTH"):
         arena._worlds_by_depth("12by5")
+
+
+def test_the_per_match_log_is_never_written_among_the_kept_results(capsys: Any) -> None:
+    kept = arena.RESULTS.parent / "matches.json"
+    with pytest.raises(SystemExit):
+        arena.main(["--smoke", "--rows", "scopa:greedy-random", "--matches-log", str(kept)])
+    assert "keeps summaries only" in capsys.readouterr().err
+    assert not kept.exists()
 
 
 def test_overruns_are_summarised_by_their_worst_and_percentiles() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,15 +28,21 @@ import jsonschema
 import pytest
 from google.protobuf.message import Message
 
-from mazzo.engine import Reason
+from mazzo.engine import Card, Reason
+from mazzo.engine.scopa_rules import Face
+from mazzo.service import i18n
 from mazzo.service.errors import ServiceReason
+from mazzo.service.handlers import EngineHandlers
 from mazzo.service.json_mapping import JsonMappingError, parse_dict
+from mazzo.service.metrics import Metrics
 from mazzo.service.state_token import REASONS as STATE_REASONS
+from mazzo.service.state_token import StateSealer
 from mazzo.v1 import engine_pb2 as pb
 from tests.service.support import http_call, running_stack
 
 ROOT = pathlib.Path(__file__).parent.parent
 API_DOC = (ROOT / "docs" / "api.md").read_text()
+INTEGRATION_DOC = (ROOT / "docs" / "integration.md").read_text()
 DOC_FILES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md", ROOT / "CHANGELOG.md"]
 #: Every Markdown file a reader is sent to: the docs, and the arena's record.
 LINKED_FILES = DOC_FILES + [ROOT / "benchmarks" / "RESULTS.md"]
@@ -103,6 +110,127 @@ OUTSIDE = re.compile(
     r"|(?-i:(?<![\w`])I (?=[a-z]))",
     re.IGNORECASE,
 )
+
+
+# ---------------------------------------------------------------- card names
+
+#: Where the docs name cards: the Markdown a reader is sent to, the engine's, the
+#: contract's comments and the OpenAPI document made from them.
+CARD_NAMING_FILES = [
+    *DOC_FILES,
+    ROOT / "engine" / "README.md",
+    ROOT / "proto" / "mazzo" / "v1" / "engine.proto",
+    ROOT / "docs" / "openapi.json",
+]
+
+
+def _english_rank(face: Face, rank: int) -> str:
+    with i18n.speaking("en"):
+        return i18n.card_name(Card.parse(f"{rank}D"), face).split()[0]
+
+
+def _passages(path: pathlib.Path) -> list[str]:
+    """What a reader reads as one: a paragraph (a table is one), a run of comment lines,
+    a string of the JSON document."""
+    text = path.read_text()
+    if path.suffix == ".json":
+        found: list[str] = []
+        pending: list[Any] = [json.loads(text)]
+        while pending:
+            value = pending.pop()
+            if isinstance(value, str):
+                found.append(value)
+            elif isinstance(value, dict | list):
+                pending.extend(value.values() if isinstance(value, dict) else value)
+        return found
+    if path.suffix == ".proto":
+        return re.findall(r"(?:^[ \t]*//.*\n)+", text, re.MULTILINE)
+    return re.split(r"\n\s*\n", text)
+
+
+def test_the_docs_name_the_italian_decks_cards_as_the_servers_english_does() -> None:
+    """The Italian deck's 8 is the knave in the server's English card names; the jack
+    is the French and the Spanish decks' 8, named where one of those decks is."""
+    italian = {_english_rank(Face.ITALIAN, rank) for rank in range(1, 11)}
+    others = {_english_rank(face, rank) for face in (Face.FRENCH, Face.SPANISH)
+              for rank in range(1, 11)} - italian  # fmt: skip
+    assert italian >= {"knave", "knight", "king"} and others == {"jack", "queen"}
+    wrong = [
+        f"{path.name}: {passage.strip()[:100]!r}"
+        for path in CARD_NAMING_FILES
+        for passage in _passages(path)
+        if re.search(rf"\b({'|'.join(others)})s?\b", passage, re.IGNORECASE)
+        and not re.search(r"French|Spanish", passage)
+    ]
+    assert wrong == []
+
+
+# ---------------------------------------------------------------- the token's size
+
+#: The key ids the API reference sizes tokens with: a 2-byte one, and a development key's.
+SHORT_KEY_ID, DEV_KEY_ID = "k1", "dev-0123456789ab"
+#: The seeded games played at random whose tokens the range covers, per game and player count.
+SIZED_SEEDS = range(3)
+
+
+def _sealing(key_id: str) -> EngineHandlers:
+    return EngineHandlers(StateSealer([(key_id, bytes(32))]), Metrics())
+
+
+def _token_sizes(handlers: EngineHandlers) -> list[int]:
+    """The size of every token of seeded games of every game and player count, played
+    at random to their end."""
+    sizes = []
+    for game in handlers.get_catalog(pb.GetCatalogRequest()).games:
+        for players, seed in ((n, seed) for n in game.player_counts for seed in SIZED_SEEDS):
+            request = pb.NewGameRequest(players=players, seed=seed)
+            getattr(request, game.name).SetInParent()
+            answer: Any = handlers.new_game(request)
+            choose = random.Random(seed).choice
+            sizes.append(len(answer.state))
+            while not answer.status.game_over:
+                legal = handlers.legal_moves(pb.LegalMovesRequest(state=answer.state))
+                move = choose(legal.moves)
+                answer = handlers.play(pb.PlayRequest(state=answer.state, move=move))
+                sizes.append(len(answer.state))
+    return sizes
+
+
+def _computer_tokens(handlers: EngineHandlers) -> tuple[int, int]:
+    """The sizes of the API reference's two tokens with computers, at their start (seat
+    0 leads: no computer has played)."""
+    one = pb.NewGameRequest(
+        players=2, seed=1, first_dealer=1, scopa=pb.ScopaOptions(),
+        computers=[pb.ComputerSeat(seat=1, level="expert")],
+    )  # fmt: skip
+    five = pb.NewGameRequest(
+        players=6, seed=1, first_dealer=5, scopa=pb.ScopaOptions(),
+        computers=[pb.ComputerSeat(seat=seat, level="expert") for seat in range(1, 6)],
+        clock=pb.Clock(move_seconds=60),
+    )  # fmt: skip
+    return len(handlers.new_game(one).state), len(handlers.new_game(five).state)
+
+
+def test_the_token_sizes_the_api_reference_gives_are_those_sealed_under_each_key_id() -> None:
+    text = " ".join(API_DOC.split())
+    short = re.search(r"such as `k1`, a token is (\d+) to (\d+) bytes", text)
+    dev = re.search(r"the same tokens are (\d+) to (\d+) bytes", text)
+    computers = re.search(r"one computer, (\d+) bytes at its start; .* a clock, (\d+)\)", text)
+    assert short and dev and computers, "the sizes are not where this test reads them"
+    for key_id, said in ((SHORT_KEY_ID, short), (DEV_KEY_ID, dev)):
+        sizes = _token_sizes(_sealing(key_id))
+        assert (min(sizes), max(sizes)) == tuple(map(int, said.groups())), key_id
+    assert _computer_tokens(_sealing(SHORT_KEY_ID)) == tuple(map(int, computers.groups()))
+    # The formula: the plaintext (the time it was sealed, 8 bytes, and the payload),
+    # the bytes every token adds, and the key id.
+    overhead = re.search(r"A token is the plaintext plus (\d+) bytes plus the key id", text)
+    assert overhead is not None
+    for key_id in (SHORT_KEY_ID, DEV_KEY_ID):
+        payload = bytes(100)
+        sealed = StateSealer([(key_id, bytes(32))]).seal(payload)
+        assert len(sealed) == 8 + len(payload) + int(overhead[1]) + len(key_id)
+    extra = len(DEV_KEY_ID) - len(SHORT_KEY_ID)
+    assert int(dev[1]) - int(short[1]) == extra and f"adds {extra}" in INTEGRATION_DOC
 
 
 @pytest.mark.parametrize("path", LINKED_FILES, ids=lambda path: path.name)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.baselines import ARENA_ONLY
 from tests.service.processes import started
 from tests.service.support import http_call
 
@@ -115,6 +116,20 @@ def test_the_engine_wheel_holds_the_engine_alone_and_depends_on_nothing(
         assert needed in modules
     assert "mazzo/engine/py.typed" in modules
     assert _requirements(engine) == []
+
+
+def test_the_engine_wheel_holds_no_arena_only_player(
+    wheels: dict[str, zipfile.ZipFile],
+) -> None:
+    """The arena's baselines (benchmarks/baselines) are research: no module of
+    the engine is one, imports one or names one."""
+    engine = wheels["engine"]
+    arena_only = re.compile("|".join(ARENA_ONLY), re.I)
+    assert [name for name in engine.namelist() if arena_only.search(name)] == []
+    modules = [name for name in engine.namelist() if name.endswith(".py")]
+    assert "mazzo/engine/players/search.py" in modules
+    naming = [name for name in modules if arena_only.search(engine.read(name).decode())]
+    assert naming == []
 
 
 def test_the_server_wheel_holds_the_service_the_generated_code_and_the_pages(

@@ -7,8 +7,10 @@
 REST and half over gRPC, from ``--threads`` threads, prints the counts by
 HTTP status and gRPC code, and exits non-zero on any wrong answer:
 
-- REST: a 5xx, or a refusal that is not the AIP-193 JSON envelope with one
-  ``google.rpc.ErrorInfo`` (domain ``mazzo``);
+- REST: a 5xx, a refusal that is not the AIP-193 JSON envelope with one
+  ``google.rpc.ErrorInfo`` (domain ``mazzo``), or a request closed without an
+  answer (malformed HTTP too is answered 400; every request is sent whole, or
+  cut and followed by the end of the client's side, which is answered too);
 - gRPC: INTERNAL or UNKNOWN, or a refusal without exactly one ErrorInfo;
 - the server: a traceback in its log, a worker that died, a dirty stop.
 
@@ -22,9 +24,11 @@ limit; over gRPC, the request message's fields with right and wrong wire
 types, overflowing and truncated varints, lengths that lie, invalid UTF-8,
 unknown field numbers and unmatched groups. Besides: valid requests with one
 part damaged, bytes that are not UTF-8, wrong content types and codings,
-unknown routes and verbs, mangled HTTP, and state tokens flipped, cut or
-extended. The property tests (tests/service/test_fuzz.py) draw from the same
-functions through hypothesis, a few hundred times in ``make test``.
+unknown routes and verbs, mangled HTTP (request lines, framing:
+``Content-Length`` with ``Transfer-Encoding``, lines without their CR), and
+state tokens flipped, cut or extended. The property tests
+(tests/service/test_fuzz.py) draw from the same functions through
+hypothesis, a few hundred times in ``make test``.
 """
 
 from __future__ import annotations
@@ -187,7 +191,7 @@ def rest_case(rng: random.Random, tokens: Sequence[bytes]) -> RestCase:
 
 def _mangled_http(rng: random.Random, verb: str, path: str, body: bytes) -> bytes:
     head = f"{verb} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n"
-    kind = rng.randrange(6)
+    kind = rng.randrange(8)
     if kind == 0:
         head = head.replace("HTTP/1.1", rng.choice(("HTTP/9.9", "HTTP/1", "", "HTTPS/1.1")))
     elif kind == 1:
@@ -203,6 +207,16 @@ def _mangled_http(rng: random.Random, verb: str, path: str, body: bytes) -> byte
             f"Content-Length: {len(body)}",
             f"Content-Length: {rng.choice(('-1', 'x', '1e3', '9' * 30))}",
         )
+    elif kind == 5:  # framed twice: the request's length is ambiguous (request smuggling)
+        coding = rng.choice(("chunked", "gzip, chunked", "identity"))
+        head = rng.choice(
+            (
+                head + f"Transfer-Encoding: {coding}\r\n",
+                head.replace("Host: x", f"Host: x\r\nTransfer-Encoding: {coding}"),
+            )
+        )
+    elif kind == 6:  # lines ended by LF alone, or by a CR alone
+        return ((head + "\r\n").replace("\r\n", rng.choice(("\n", "\r"))).encode()) + body
     else:
         data = bytearray((head + "\r\n").encode() + body)
         for _ in range(rng.randrange(1, 4)):
@@ -307,22 +321,18 @@ def _send_raw(port: int, data: bytes, timeout: float, method: str) -> tuple[str,
         except ConnectionResetError:
             return "reset", "the connection was reset instead of answered"
     if not answer:
-        return "closed", None  # the request never ended: nothing to answer
-    head, _, body = answer.partition(b"\r\n\r\n")
+        return "closed", "closed without an answer"
+    head, _, rest = answer.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
+    fields = {name.strip().lower(): value.strip() for name, _, value in
+              (line.partition(":") for line in lines[1:])}  # fmt: skip
     try:
         status = int(lines[0].split()[1])
+        # The first answer only: bytes after a request whole are the next one's.
+        body = rest[: int(fields.get("content-length", len(rest)))]
     except (IndexError, ValueError):
         return "garbled", f"not an HTTP answer: {answer[:80]!r}"
-    content_type = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in lines[1:]
-            if line.lower().startswith("content-type:")
-        ),
-        "",
-    )
-    return str(status), rest_problem(method, status, content_type, body)
+    return str(status), rest_problem(method, status, fields.get("content-type", ""), body)
 
 
 def rest_problem(method: str, status: int, content_type: str, body: bytes) -> str | None:

@@ -15,7 +15,11 @@ built from it:
   enums by name, maps as objects, a oneof as "at most one of" its members;
 - refusals are the AIP-193 envelope, whose `reason` lists every reason the
   code defines (mazzo.engine.errors.Reason, mazzo.service.errors.ServiceReason and the
-  state token's), read from the code so that the list cannot drift.
+  state token's), read from the code so that the list cannot drift;
+- each operation declares every status its route refuses with, each with the
+  envelope's schema: the server's own account of them
+  (mazzo.service.rest.refusal_statuses, from the verb and the request's fields),
+  which tests/service/test_openapi.py holds to what a served gateway answers.
 
 The descriptions are the proto comments. The output is deterministic (sorted
 schemas, fixed key order), so the committed file changes only with proto/ or
@@ -49,19 +53,35 @@ _UINT32 = {FDP.TYPE_UINT32, FDP.TYPE_FIXED32}
 _INT64 = {FDP.TYPE_INT64, FDP.TYPE_SINT64, FDP.TYPE_SFIXED64}
 _UINT64 = {FDP.TYPE_UINT64, FDP.TYPE_FIXED64}
 
-#: The gRPC codes a refusal may carry, with the HTTP status the gateway gives them.
-ERROR_CODES = (
-    "INVALID_ARGUMENT",
-    "FAILED_PRECONDITION",
-    "NOT_FOUND",
-    "UNIMPLEMENTED",
-    "INTERNAL",
-    "UNAVAILABLE",
-    "RESOURCE_EXHAUSTED",
-    "DEADLINE_EXCEEDED",
-    "CANCELLED",
-    "UNKNOWN",
-)
+#: Each status an operation may refuse with: its response's name and when it is given
+#: (its gRPC code and reason, where it has one, come from mazzo.service.errors).
+REFUSALS = {
+    400: (
+        "BadRequest",
+        "INVALID_ARGUMENT (malformed input: the JSON body, a card, an option, the state"
+        " token, ...; the HTTP layer's BAD_REQUEST for malformed HTTP) or FAILED_PRECONDITION"
+        " (an illegal move in a valid state, e.g. NOT_YOUR_TURN).",
+    ),
+    403: (
+        "Forbidden",
+        "PERMISSION_DENIED: a seat credential not valid for this game"
+        " (SEAT_CREDENTIAL_INVALID), used for another seat (SEAT_NOT_PERMITTED), or missing"
+        " where the server requires one (SEAT_CREDENTIAL_REQUIRED).",
+    ),
+    408: (
+        "RequestTimeout",
+        "the request did not arrive whole within MAZZO_HTTP_READ_TIMEOUT of its first byte;"
+        " the connection is closed.",
+    ),
+    409: (
+        "Conflict",
+        "ABORTED (STATE_VERSION_MISMATCH): `expectedPly` is not the state's ply (metadata `ply`).",
+    ),
+    413: ("ContentTooLarge", "a body over MAZZO_MAX_REQUEST_BYTES."),
+    414: ("UriTooLong", "a request target (path and query) over {target} bytes."),
+    415: ("UnsupportedMediaType", "a body with a Content-Encoding: the gateway reads plain JSON."),
+    431: ("HeadersTooLarge", "the request line and headers over {header} bytes."),
+}
 
 
 # ---------------------------------------------------------------- descriptors
@@ -302,6 +322,39 @@ def reasons() -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _status_codes() -> list[str]:
+    """The gRPC codes a REST refusal may carry: the handlers', the HTTP layer's, INTERNAL."""
+    from mazzo.service.errors import HTTP_REFUSALS
+    from mazzo.service.handlers import FIELD_REFUSALS, INPUT_REFUSALS
+
+    codes = [*INPUT_REFUSALS, *FIELD_REFUSALS.values(), *(c for c, _ in HTTP_REFUSALS.values())]
+    return list(dict.fromkeys(code.name for code in codes))
+
+
+def refusal_responses() -> dict[str, Any]:
+    """A response for each status of REFUSALS, and for any other (a bug: INTERNAL, 500)."""
+    from mazzo.service.errors import HTTP_REFUSALS
+    from mazzo.service.http_server import MAX_HEADER_BYTES
+    from mazzo.service.rest import MAX_TARGET_BYTES
+
+    envelope = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    responses = {}
+    for status, (name, when) in REFUSALS.items():
+        text = when.format(target=f"{MAX_TARGET_BYTES:,}", header=f"{MAX_HEADER_BYTES:,}")
+        if status in HTTP_REFUSALS and status != 400:
+            code, reason = HTTP_REFUSALS[status]
+            text = f"{code.name} ({reason.value}): {text}"
+        responses[name] = {"description": f"HTTP {status}. {text}", "content": envelope}
+    responses["Internal"] = {
+        "description": (
+            "Any other status: INTERNAL (HTTP 500), a bug, logged; the caller's state stays"
+            " valid. See Reason for the codes of every refusal."
+        ),
+        "content": envelope,
+    }
+    return responses
+
+
 def error_schemas() -> dict[str, Any]:
     return {
         "Error": {
@@ -316,7 +369,7 @@ def error_schemas() -> dict[str, Any]:
                     "type": "object",
                     "properties": {
                         "code": {"type": "integer", "description": "The HTTP status."},
-                        "status": {"type": "string", "enum": list(ERROR_CODES)},
+                        "status": {"type": "string", "enum": _status_codes()},
                         "message": {"type": "string"},
                         "details": {
                             "type": "array",
@@ -366,6 +419,8 @@ def _route(rule: http_pb2.HttpRule) -> tuple[str, str]:
 
 
 def operations(contract: Contract) -> dict[str, Any]:
+    from mazzo.service.rest import refusal_statuses
+
     assert contract.service is not None
     paths: dict[str, Any] = {}
     for method in contract.service.method:
@@ -396,9 +451,13 @@ def operations(contract: Contract) -> dict[str, Any]:
                 "description": "The answer.",
                 "content": {"application/json": {"schema": _ref(method.output_type)}},
             },
-            "400": {"$ref": "#/components/responses/Refused"},
-            "default": {"$ref": "#/components/responses/Refused"},
         }
+        for status in refusal_statuses(verb.upper(), [field.name for field in request.field]):
+            if status not in REFUSALS:
+                raise SystemExit(f"gen_openapi: HTTP {status} ({method.name}) is not described")
+            name = REFUSALS[status][0]
+            operation["responses"][str(status)] = {"$ref": f"#/components/responses/{name}"}
+        operation["responses"]["default"] = {"$ref": "#/components/responses/Internal"}
         paths.setdefault(path, {})[verb] = operation
     return paths
 
@@ -415,7 +474,7 @@ DESCRIPTION = (
     " field without presence printed (defaults included), 64-bit integers as strings,"
     " bytes as base64, enums by name. Unknown fields in a request are ignored unless the"
     " server runs with MAZZO_STRICT_JSON=true. Cards are written rank then suit: 1D..10D,"
-    " suits D (coins), C (cups), S (swords), B (batons); 8 jack, 9 knight, 10 king."
+    " suits D (coins), C (cups), S (swords), B (batons); 8 knave, 9 knight, 10 king."
 )
 
 
@@ -444,17 +503,7 @@ def build_document(files: descriptor_pb2.FileDescriptorSet | None = None) -> dic
         "paths": operations(contract),
         "components": {
             "schemas": dict(sorted(schemas.items())),
-            "responses": {
-                "Refused": {
-                    "description": (
-                        "Refused: INVALID_ARGUMENT (malformed input) and FAILED_PRECONDITION"
-                        " (an illegal move) are HTTP 400; see Reason for the codes."
-                    ),
-                    "content": {
-                        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
-                    },
-                }
-            },
+            "responses": refusal_responses(),
         },
     }
 

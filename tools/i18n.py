@@ -39,6 +39,12 @@ KEYWORDS: dict[str, tuple[int | str, ...]] = {
     "N_": (1,),
     "append": (1,),  # problems.append(Text(...)) is Text's; a bare literal would be too
     "_p": ("1c", 2),
+    # An option's description, as its declaration gives it (mazzo.engine.options):
+    # the catalog answers it in the caller's language.
+    "number": (2,),
+    "switch": (2,),
+    "choice": (2,),
+    "card": (1,),
 }
 
 

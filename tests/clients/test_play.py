@@ -236,8 +236,9 @@ def test_a_record_written_by_the_library_replays_through_the_server(
     assert again.code == 0, again.out[-2000:]
     assert "The replay ends as the record did." in again.out
     assert again.server_scores == list(game.status(state).scores)
+    # The partner is named as such, not among the opponents.
     assert (
-        "You are seat 1; against you: seat 0 (Anna), seat 2 (Bruno), seat 3 (Carla, your"
+        "You are seat 1, your partner: seat 3 (Carla); against you: seat 0 (Anna), seat 2 (Bruno)."
         in again.out
     )
     # The record's own decks and first dealer: seat 1 deals the reversed deck.
@@ -376,9 +377,9 @@ def test_escoba_offers_to_lay_a_card_that_could_take(server: Served) -> None:
         answers="1\n3\nq\n",
     )
     assert "1) six of coins [6D]: 2 ways to take or lay it" in run.out
-    assert "With six of coins [6D] you may:" in run.out
+    assert "With the six of coins [6D] you may:" in run.out
     assert "  3) lay it on the table without taking" in run.out
-    after = run.out.split("You play six of coins [6D].\n", 1)[1]
+    after = run.out.split("You play the six of coins [6D].\n", 1)[1]
     assert not after.startswith("  You take")
     # Laid, it lies on the table: at the next board, or taken from it by the bot.
     assert re.search(r"^(Table: |  Seat 1 \(random\) takes ).*six of coins \[6D\]", after, re.M)

@@ -76,3 +76,7 @@ def test_the_asyncio_client_advances_a_late_seat(served: tuple[Stack, SetClock])
     advanced, reason = asyncio.run(late_seat())
     assert reason == "TIME_EXPIRED"
     assert advanced.status.game_over and advanced.status.winning_side == 1
+    # The client's event types tell the forfeit and the game's end.
+    forfeit, over = advanced.events
+    assert forfeit.forfeit == pb.Forfeit(seat=0, side=0, reason=pb.FORFEIT_REASON_TIME_EXPIRED)
+    assert over.game_over.winning_side == 1

@@ -230,5 +230,60 @@ def test_new_game_sends_every_option_it_is_given(plain: Served) -> None:
 
 
 def test_new_game_passes_other_fields_to_the_request_by_their_proto_names(plain: Served) -> None:
-    with MazzoClient(f"127.0.0.1:{plain.port}") as mazzo, pytest.raises(ValueError, match="hand"):
-        mazzo.new_game(2, hand=["1D"])  # NewGameRequest has no field `hand`: refused before sending
+    with MazzoClient(f"127.0.0.1:{plain.port}") as mazzo:
+        echoed = mazzo.new_game(2, events_seat=1)
+    assert pb.NewGameRequest.FromString(echoed.state).events_seat == 1
+
+
+#: Every game's keyword of new_game(): the fields of NewGameRequest's oneof ``game``.
+GAME_KEYWORDS = [field.name for field in pb.NewGameRequest.DESCRIPTOR.oneofs_by_name["game"].fields]
+
+
+def _options_of(game: str) -> object:
+    """A default options message of ``game``, made from the proto, not named here."""
+    field = pb.NewGameRequest.DESCRIPTOR.fields_by_name[game]
+    return getattr(pb, field.message_type.name)()
+
+
+@pytest.mark.parametrize("game", GAME_KEYWORDS)
+def test_a_games_keyword_starts_that_game_in_the_sync_client(plain: Served, game: str) -> None:
+    with MazzoClient(f"127.0.0.1:{plain.port}") as mazzo:
+        echoed = mazzo.new_game(2, **{game: _options_of(game)})
+    assert pb.NewGameRequest.FromString(echoed.state).WhichOneof("game") == game
+
+
+@pytest.mark.parametrize("game", GAME_KEYWORDS)
+def test_a_games_keyword_starts_that_game_in_the_asyncio_client(plain: Served, game: str) -> None:
+    async def new_game() -> pb.NewGameResponse:
+        async with AsyncMazzoClient(f"127.0.0.1:{plain.port}") as mazzo:
+            return await mazzo.new_game(2, **{game: _options_of(game)})
+
+    echoed = asyncio.run(new_game())
+    assert pb.NewGameRequest.FromString(echoed.state).WhichOneof("game") == game
+
+
+def test_every_game_of_the_proto_has_its_keyword() -> None:
+    assert {"scopa", "tressette", "briscola"} <= set(GAME_KEYWORDS)
+
+
+@pytest.mark.parametrize(
+    ("keywords", "refusal"),
+    [
+        ({"hand": ["1D"]}, "hand"),  # NewGameRequest has no field `hand`
+        ({"briscola": pb.ScopaOptions()}, "briscola= takes a mazzo.v1.BriscolaOptions"),
+        ({"briscola": pb.BriscolaOptions(), "options": pb.ScopaOptions()}, "one game"),
+        ({"briscola": pb.BriscolaOptions(), "tressette": pb.TressetteOptions()}, "one game"),
+        ({"options": pb.Clock()}, "no game's options"),
+    ],
+)
+def test_new_game_refuses_keywords_that_name_no_game_or_two_before_sending(
+    plain: Served, keywords: dict[str, object], refusal: str
+) -> None:
+    async def new_game() -> None:
+        async with AsyncMazzoClient(f"127.0.0.1:{plain.port}") as mazzo:
+            await mazzo.new_game(2, **keywords)  # type: ignore[arg-type]
+
+    with MazzoClient(f"127.0.0.1:{plain.port}") as mazzo, pytest.raises(TypeError, match=refusal):
+        mazzo.new_game(2, **keywords)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=refusal):
+        asyncio.run(new_game())

@@ -154,3 +154,59 @@ def service_problems(resources: list[Resource]) -> list[str]:
     if not find(resources, "ServiceMonitor"):
         problems.append("no ServiceMonitor")
     return problems
+
+
+#: ingress-nginx's annotations the Ingresses rely on, and its read timeout's default.
+ANNOTATION = "nginx.ingress.kubernetes.io/"
+DEFAULT_READ_TIMEOUT = 60.0
+
+
+def ingress_problems(resources: list[Resource], app: list[Resource]) -> list[str]:
+    """What the Ingresses in front of ``app`` (the rendered Deployment and Services)
+    must get right: TLS on every host, each backend a port of one of the Services,
+    gRPC sent as gRPC (h2c) to the gRPC port and REST as HTTP, a read timeout above
+    the server's grace period, and the controller admitted by a NetworkPolicy to
+    every port the Ingresses send to."""
+    ingresses = find(resources, "Ingress")
+    problems = [] if ingresses else ["no Ingress"]
+    ports = {
+        service["metadata"]["name"]: {port["name"] for port in service["spec"]["ports"]}
+        for service in find(app, "Service")
+    }
+    (deployment,) = find(app, "Deployment")
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    grace = float(env_of(container).get("MAZZO_GRACE_SECONDS", "10"))
+    reached: set[str] = set()
+    for ingress in ingresses:
+        name, spec = ingress["metadata"]["name"], ingress["spec"]
+        annotations = ingress["metadata"].get("annotations", {})
+        with_tls = {
+            host for tls in spec.get("tls", []) if tls.get("secretName") for host in tls["hosts"]
+        }
+        protocol = annotations.get(ANNOTATION + "backend-protocol", "HTTP")
+        for rule in spec.get("rules", []):
+            if rule.get("host") not in with_tls:
+                problems.append(f"{name}: host {rule.get('host')} without TLS")
+            for path in rule.get("http", {}).get("paths", []):
+                service = path["backend"]["service"]
+                port = service["port"].get("name")
+                if port not in ports.get(service["name"], set()):
+                    problems.append(f"{name}: backend {service['name']}:{port} is no Service port")
+                reached.add(port)
+                if (port == "grpc") != (protocol == "GRPC"):
+                    problems.append(f"{name}: port {port} with backend-protocol {protocol}")
+        read = float(annotations.get(ANNOTATION + "proxy-read-timeout", DEFAULT_READ_TIMEOUT))
+        if read <= grace:
+            problems.append(
+                f"{name}: read timeout {read:g} s, not above the grace period {grace:g} s"
+            )
+    admitted = {
+        port["port"]
+        for policy in find(resources, "NetworkPolicy")
+        for rule in policy["spec"].get("ingress", [])
+        if any("namespaceSelector" in source for source in rule.get("from", []))
+        for port in rule.get("ports", [])
+    }
+    for port in sorted(reached - admitted):
+        problems.append(f"the controller is not admitted to port {port}")
+    return problems

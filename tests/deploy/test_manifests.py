@@ -19,9 +19,11 @@ import yaml
 from deploy.kustomize import KustomizeError, apply_operation, render, split_image
 from mazzo.service.state_token import parse_state_keys
 from tests.deploy.manifest_rules import (
+    ANNOTATION,
     Resource,
     deployment_problems,
     find,
+    ingress_problems,
     service_problems,
 )
 
@@ -29,6 +31,8 @@ REPO = Path(__file__).resolve().parents[2]
 KUBERNETES = REPO / "deploy" / "kubernetes"
 BUILDS = {"base": KUBERNETES / "base", "production": KUBERNETES / "overlays" / "production"}
 SECRET_TEMPLATE = KUBERNETES / "secret-state-keys.template.yaml"
+#: The Ingresses for clients outside the cluster, applied beside the production overlay.
+INGRESS = KUBERNETES / "ingress"
 SCHEMAS = Path(__file__).resolve().parent / "schemas"
 CUSTOM_SCHEMAS = {
     ("monitoring.coreos.com/v1", "ServiceMonitor"): SCHEMAS
@@ -232,3 +236,69 @@ def test_the_secret_template_is_valid_and_holds_no_usable_key() -> None:
     placeholder = secret["stringData"][keys_ref["key"]]
     with pytest.raises(ValueError):
         parse_state_keys(placeholder)
+
+
+# ---------------------------------------------------------------- the Ingresses, with TLS
+
+
+@pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
+def test_the_ingress_manifests_are_valid_against_the_kubernetes_schemas(version: str) -> None:
+    resources = render(INGRESS)
+    assert [r["kind"] for r in resources] == ["Ingress", "Ingress", "NetworkPolicy"]
+    assert {r["metadata"]["namespace"] for r in resources} == {"mazzo"}
+    for resource in resources:
+        validate(resource, version)
+
+
+def test_the_ingresses_end_tls_on_every_host_and_send_each_transport_to_its_port() -> None:
+    assert ingress_problems(render(INGRESS), rendered("production")) == []
+
+
+def ingress(resources: list[Resource], name: str) -> Resource:
+    (found,) = [r for r in find(resources, "Ingress") if r["metadata"]["name"] == name]
+    return found
+
+
+IngressBreakage = Callable[[list[Resource]], None]
+
+INGRESS_BREAKAGES: dict[str, tuple[IngressBreakage, str]] = {
+    "no TLS": (lambda rs: ingress(rs, "mazzo-rest")["spec"].pop("tls"), "without TLS"),
+    "a host the certificate lacks": (
+        lambda rs: ingress(rs, "mazzo-grpc")["spec"]["rules"][0].update(host="other.example.com"),
+        "host other.example.com without TLS",
+    ),
+    "gRPC sent as HTTP/1.1": (
+        lambda rs: ingress(rs, "mazzo-grpc")["metadata"]["annotations"].pop(
+            ANNOTATION + "backend-protocol"
+        ),
+        "port grpc with backend-protocol HTTP",
+    ),
+    "a port the Service lacks": (
+        lambda rs: ingress(rs, "mazzo-rest")["spec"]["rules"][0]["http"]["paths"][0]["backend"][
+            "service"
+        ]["port"].update(name="https"),
+        "backend mazzo-http:https is no Service port",
+    ),
+    "a read timeout within the grace period": (
+        lambda rs: ingress(rs, "mazzo-rest")["metadata"]["annotations"].update(
+            {ANNOTATION + "proxy-read-timeout": "5"}
+        ),
+        "read timeout 5 s",
+    ),
+}
+
+
+@pytest.mark.parametrize("breakage", sorted(INGRESS_BREAKAGES))
+def test_a_broken_ingress_is_caught(breakage: str) -> None:
+    resources = render(INGRESS)
+    change, expected = INGRESS_BREAKAGES[breakage]
+    change(resources)
+    problems = ingress_problems(resources, rendered("production"))
+    assert any(expected in problem for problem in problems), problems
+
+
+def test_an_ingress_controller_the_network_policy_does_not_admit_is_caught() -> None:
+    resources = [r for r in render(INGRESS) if r["kind"] != "NetworkPolicy"]
+    problems = ingress_problems(resources, rendered("production"))
+    assert "the controller is not admitted to port grpc" in problems
+    assert "the controller is not admitted to port http" in problems

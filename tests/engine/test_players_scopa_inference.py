@@ -144,7 +144,7 @@ def test_the_worlds_lean_to_the_hands_the_plays_point_at():
     assert breaking(inferred) < 10  # kept 2% of the time, after 30 tries at most
 
 
-def test_the_experts_worlds_are_inferred_and_the_pimc_baselines_are_not():
+def test_worlds_asked_inferred_lean_to_the_plays_and_independent_worlds_do_not():
     seen = view(a_lay_of_the_2_on_5_and_4(), 1)
     (better,) = scopa_inference.telling_plays(seen)
 

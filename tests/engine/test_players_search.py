@@ -1,10 +1,8 @@
-"""The world search (mazzo.engine.players.search) and the arena's searches built on it.
+"""The world search (mazzo.engine.players.search).
 
 The search plays on its own mutable lists, so it is held to the engine: searched
 to the end of a last round, its worth of every move is the minimax of the
-engine's own ``apply`` and scoring over the same cards. The PIMC baseline and
-the information-set search, like every level, are legal, reproducible, and see
-only the seat's view.
+engine's own ``apply`` and scoring over the same cards.
 """
 
 from __future__ import annotations
@@ -16,11 +14,10 @@ import pytest
 
 from benchmarks.arena import last_rounds
 from mazzo.engine import get_game
-from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.cards import COINS, SETTEBELLO, Card
 from mazzo.engine.events import HandScored
 from mazzo.engine.game import Move
-from mazzo.engine.players import PLAYERS, Budget, endgame, fast_scopa, ismcts, pimc, search
+from mazzo.engine.players import PLAYERS, Budget, endgame, fast_scopa, search
 from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch, scopa_static
 from mazzo.engine.scopa import ScopaRules, ScopaState
@@ -28,10 +25,8 @@ from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.scopa_scoring import PRIMIERA_SCALE
 from mazzo.engine.tressette import TressetteRules
 from tests.engine.players_support import SETUP_IDS, SETUPS, positions
-from tests.engine.test_players import _hidden_permuted
 
 SCOPA = get_game("scopa")
-BASELINE = pimc.player(worlds=3, depth=3)
 
 
 def _engine_minimax(state: ScopaState, side: int) -> float:
@@ -315,60 +310,11 @@ def test_the_search_leaves_its_world_as_it_found_it() -> None:
         assert ([list(h) for h in scopa.hands], scopa.masks, scopa.sweeps) == before
 
 
-def _ask(player: Any, game: Any, state: Any, seed: int) -> Any:
-    legal = game.legal_moves(state)
-    return player(game.view(state, state.to_play), legal, Budget(20), random.Random(seed))
-
-
-#: The games the searches know (search.py): Scopa's variants and Tressette.
-SEARCHED = [
-    (setup[1:], name)
-    for setup, name in zip(SETUPS, SETUP_IDS, strict=True)
-    if setup[1] in ("scopa", "tressette")
-]
-#: The arena's searches that no Suggest level names.
-ARENA_SEARCHES = {"pimc": BASELINE, "ismcts": ismcts.choose}
-
-
-@pytest.mark.parametrize("player", ARENA_SEARCHES)
-@pytest.mark.parametrize(("name", "rules"), [s for s, _ in SEARCHED], ids=[i for _, i in SEARCHED])
-def test_the_arenas_searches_are_legal_reproducible_and_see_only_the_view(
-    name: str, rules: Any, player: str
-) -> None:
-    game, choose = get_game(name), ARENA_SEARCHES[player]
-    rng = random.Random(5)
-    hidden_moved = 0
-    for state in positions(game, rules, seed=13, every=6):
-        chosen = _ask(choose, game, state, seed=2)
-        assert chosen.move in game.legal_moves(state)
-        assert _ask(choose, game, state, seed=2) == chosen
-        other = _hidden_permuted(state, state.to_play, rng)
-        if (other.hands, other.stock) != (state.hands, state.stock):
-            assert _ask(choose, game, other, seed=2) == chosen
-            hidden_moved += 1
-    assert hidden_moved >= 1
-
-
-@pytest.mark.parametrize("player", ARENA_SEARCHES)
-def test_the_arenas_searches_need_a_game_with_a_world_search(player: str) -> None:
-    game = get_game("briscola")
-    state, _ = game.new_game(BriscolaRules(players=2), seed=1)
-    with pytest.raises(ValueError, match="no world search of briscola"):
-        _ask(ARENA_SEARCHES[player], game, state, seed=1)
-
-
-def test_the_baseline_needs_a_world_and_a_depth() -> None:
-    with pytest.raises(ValueError, match="world"):
-        pimc.player(worlds=0)
-    with pytest.raises(ValueError, match="depth"):
-        pimc.player(depth=0)
-
-
 @pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
 def test_each_game_gives_its_world_search_through_its_hooks(name: str, rules: Any) -> None:
-    """pimc and the candidate know no game by type: a game's hooks deal and
-    search its worlds, or say it has none (the candidate then plays the flat
-    search); every choice is legal either way."""
+    """The expert knows no game by type: a game's hooks deal and search its
+    worlds, or say it has none (the expert then plays the flat search); every
+    choice is legal either way."""
     game = get_game(name)
     bots = bots_of(name)
     for state in positions(game, rules, seed=4, every=9):

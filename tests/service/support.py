@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import http.client
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -254,6 +255,31 @@ def http_call(
         return HttpReply(response.status, content_type, response.read(), headers)
     finally:
         connection.close()
+
+
+#: Generous bound for what a server does on its own clock (a refusal, a close).
+RAW_PATIENCE = 30.0
+
+
+def exchange(port: int, data: bytes, *, close_write: bool = False) -> bytes:
+    """Send raw bytes on a fresh connection (then, with ``close_write``, end the
+    client's side); everything the server answers until it closes the connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=RAW_PATIENCE) as sock:
+        sock.sendall(data)
+        if close_write:
+            sock.shutdown(socket.SHUT_WR)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+        return received
+
+
+def parsed(answer: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """The status, headers (by lower-case name) and JSON body of a raw answer."""
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, json.loads(body)
 
 
 def b64(token: bytes) -> str:

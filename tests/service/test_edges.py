@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -19,13 +18,23 @@ import grpc
 import pytest
 from google.protobuf.descriptor import FieldDescriptor
 
+from mazzo.engine.errors import Text
+from mazzo.service import i18n
 from mazzo.service.errors import RefusalLog
 from mazzo.service.handlers import SERVICE
 from mazzo.service.http_server import TICK, HttpLimits
 from mazzo.service.state_token import StateSealer
 from mazzo.service.trust import dump_record, load_record
 from mazzo.v1 import engine_pb2 as pb
-from tests.service.support import KEYS, Stack, http_call, refusal_of, running_stack
+from tests.service.support import (
+    KEYS,
+    Stack,
+    exchange,
+    http_call,
+    parsed,
+    refusal_of,
+    running_stack,
+)
 from tools.fuzz import ROUTES, Route, send_grpc
 from tools.fuzz_grammar import (
     EGROUP,
@@ -303,25 +312,6 @@ def test_the_probes_answer_while_serving(edge_stack: Stack) -> None:
 # ---------------------------------------------------------------- REST: the HTTP layer
 
 
-def exchange(port: int, data: bytes, *, close_write: bool = False) -> bytes:
-    """Send raw bytes; everything the server answers until it closes the connection."""
-    with socket.create_connection(("127.0.0.1", port), timeout=PATIENCE) as sock:
-        sock.sendall(data)
-        if close_write:
-            sock.shutdown(socket.SHUT_WR)
-        received = b""
-        while chunk := sock.recv(65536):
-            received += chunk
-        return received
-
-
-def parsed(answer: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
-    head, _, body = answer.partition(b"\r\n\r\n")
-    status_line, *lines = head.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)}
-    return int(status_line.split()[1]), headers, json.loads(body)
-
-
 @pytest.mark.parametrize(
     ("request_bytes", "status", "reason"),
     [
@@ -346,11 +336,140 @@ def parsed(answer: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
 def test_what_the_http_layer_refuses_is_answered_in_the_envelope(
     edge_stack: Stack, request_bytes: bytes, status: int, reason: str
 ) -> None:
-    code, headers, body = parsed(exchange(edge_stack.http_port, request_bytes))
+    answer = exchange(edge_stack.http_port, request_bytes)
+    # The version the server speaks, whatever the request line said or could not say.
+    assert answer.startswith(b"HTTP/1.1 "), answer[:40]
+    code, headers, body = parsed(answer)
     assert code == status
     assert headers["content-type"] == "application/json"
     assert body["error"]["code"] == status
     assert body["error"]["details"][0]["reason"] == reason
+
+
+#: Requests whose framing no server can read as one request: each is answered 400 in the
+#: envelope at once (not 408 once the read timeout passes), then the connection is closed.
+MALFORMED_FRAMING = {
+    "content-length-then-chunked": b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 13\r\n"
+    b'Transfer-Encoding: chunked\r\n\r\nd\r\n{"scopa": {}}\r\n0\r\n\r\n',
+    "chunked-then-content-length": b"POST /v1/games HTTP/1.1\r\nHost: x\r\n"
+    b'Transfer-Encoding: chunked\r\nContent-Length: 13\r\n\r\n{"scopa": {}}',
+    "transfer-encoding-in-http-1.0": b"POST /v1/games HTTP/1.0\r\nHost: x\r\n"
+    b'Transfer-Encoding: chunked\r\n\r\nd\r\n{"scopa": {}}\r\n0\r\n\r\n',
+    "bare-cr-in-the-request-line": b"GET /v1/catalog HTTP/1.1\r\x0bHost: x\r\n",
+    "bare-cr-in-a-header": b"POST /v1/games HTTP/1.1\r\nHost: x\r\nX: \r\x00\n\r\n{}",
+    "lines-ended-by-lf-alone": b"GET /v1/catalog HTTP/1.1\nHost: x\n\n",
+}
+
+
+@pytest.mark.parametrize("request_bytes", MALFORMED_FRAMING.values(), ids=MALFORMED_FRAMING)
+def test_malformed_framing_is_answered_400_at_once_then_closed(
+    edge_stack: Stack, request_bytes: bytes
+) -> None:
+    code, headers, body = parsed(exchange(edge_stack.http_port, request_bytes))
+    assert (code, body["error"]["details"][0]["reason"]) == (400, "BAD_REQUEST"), body
+    assert headers["connection"] == "close" and headers["content-type"] == "application/json"
+
+
+#: Requests whose client closes its side before they are whole.
+UNFINISHED = {
+    "in-the-request-line": b"GET /v1/cat",
+    "in-the-headers": b"GET /v1/catalog HTTP/1.1\r\nHost: x\r\n",
+    "in-the-body": b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{",
+    "in-a-chunk": b"POST /v1/games HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nffff\r\n{",
+    "a-header-that-never-ends": b"POST /v1/games HTTP/1.1\r\nContent-Length: 2\r\nX\n{}",
+}
+
+
+@pytest.mark.parametrize("request_bytes", UNFINISHED.values(), ids=UNFINISHED)
+def test_a_request_its_client_stops_sending_is_answered_400_not_dropped(
+    edge_stack: Stack, request_bytes: bytes
+) -> None:
+    answer = exchange(edge_stack.http_port, request_bytes, close_write=True)
+    code, headers, body = parsed(answer)
+    assert (code, body["error"]["details"][0]["reason"]) == (400, "BAD_REQUEST"), body
+    assert headers["connection"] == "close"
+
+
+def test_blank_lines_then_the_end_of_input_ask_nothing_and_get_no_answer(
+    edge_stack: Stack,
+) -> None:
+    assert exchange(edge_stack.http_port, b"\r\n", close_write=True) == b""
+    whole = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    answer = exchange(edge_stack.http_port, whole + b"\r\n", close_write=True)
+    assert answer.startswith(b"HTTP/1.1 200 ") and answer.count(b"HTTP/1.1") == 1
+
+
+#: Refusals of the HTTP layer made once the request's headers were read: the header
+#: (Accept-Language goes last), what follows it, whether the client then closes its side,
+#: and the message.
+REFUSED_WITH_HEADERS_READ = {
+    "413": (
+        b"POST /v1/games HTTP/1.1\r\nContent-Length: 70000\r\n",
+        b"{",
+        False,
+        Text("the request body is larger than the {limit} bytes accepted", limit=LIMIT),
+    ),
+    "408": (
+        b"POST /v1/games HTTP/1.1\r\nContent-Length: 9\r\n",
+        b"{",
+        False,
+        Text(
+            "the request did not arrive within {seconds} s of its first byte",
+            seconds=f"{READ_TIMEOUT:g}",
+        ),
+    ),
+    "400-framing": (
+        b"POST /v1/games HTTP/1.1\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n",
+        b"{}",
+        False,
+        Text(
+            "not a valid HTTP/1.1 request: {why}",
+            why=Text("a request may not have both Content-Length and Transfer-Encoding"),
+        ),
+    ),
+    "400-chunk": (
+        b"POST /v1/games HTTP/1.1\r\nTransfer-Encoding: chunked\r\n",
+        b"zz\r\n",
+        False,
+        # waitress's own account of what it could not read stays English.
+        Text("not a valid HTTP/1.1 request: {why}", why="Invalid chunk size"),
+    ),
+    "400-unfinished": (
+        b"POST /v1/games HTTP/1.1\r\nContent-Length: 9\r\n",
+        b"{",
+        True,
+        Text("the client closed its side of the connection before the request was whole"),
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("header", "after", "close_write", "message"),
+    REFUSED_WITH_HEADERS_READ.values(),
+    ids=REFUSED_WITH_HEADERS_READ,
+)
+@pytest.mark.parametrize("locale", ["it", "ru", "en"])
+def test_the_http_layers_refusals_speak_the_callers_language_once_its_headers_are_read(
+    edge_stack: Stack, header: bytes, after: bytes, close_write: bool, message: Text, locale: str
+) -> None:
+    asked = header + f"Accept-Language: {locale}\r\n\r\n".encode() + after
+    answer = exchange(edge_stack.http_port, asked, close_write=close_write)
+    assert answer.startswith(b"HTTP/1.1 ")
+    _, _, body = parsed(answer)
+    assert body["error"]["message"] == message.render(i18n.translations(locale).gettext)
+
+
+def test_headers_too_large_are_refused_in_english_for_they_were_not_read(
+    edge_stack: Stack,
+) -> None:
+    asked = b"GET / HTTP/1.1\r\nAccept-Language: it\r\nX: " + b"0" * 9000 + b"\r\n\r\n"
+    answer = exchange(edge_stack.http_port, asked)
+    assert answer.startswith(b"HTTP/1.1 431 ")
+    _, _, body = parsed(answer)
+    limit = Text(
+        "the request line and headers are larger than the {limit} bytes accepted", limit=8192
+    )
+    assert body["error"]["message"] == str(limit)
 
 
 def test_an_app_that_raises_before_answering_is_a_500_internal_not_the_callers_fault() -> None:
@@ -398,6 +517,18 @@ def test_silent_and_idle_connections_are_closed(edge_stack: Stack) -> None:
     kept = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
     answer = exchange(edge_stack.http_port, kept)  # answered, then idle past IDLE_TIMEOUT
     assert answer.startswith(b"HTTP/1.1 200 ") and answer.count(b"HTTP/1.1") == 1
+
+
+def test_a_connection_that_sends_nothing_is_closed_after_the_read_timeout_without_an_answer() -> (
+    None
+):
+    """No request, nothing to answer (as nginx does; a 408 is for a request begun and not
+    whole): the read timeout closes it, not the idle timeout, which here never comes."""
+    limits = HttpLimits(read_timeout=READ_TIMEOUT, idle_timeout=3600.0, max_body=LIMIT)
+    with running_stack(KEYS, limits=limits, max_request_bytes=LIMIT) as stack:
+        started = time.monotonic()
+        assert exchange(stack.http_port, b"") == b""
+        assert time.monotonic() - started >= READ_TIMEOUT - TICK
 
 
 def test_refusals_log_one_short_line_at_most_per_interval(caplog: pytest.LogCaptureFixture) -> None:

@@ -147,6 +147,70 @@ def test_the_catalog_names_the_cards_in_the_language(rest_port: int, locale: str
         assert len(set(names.values())) == 40
 
 
+#: The three of swords (3S) as a verb's object ("you play …"), and the suits of swords
+#: and of spades (S of the Italian and the French face), in each language.
+THREE_OF_SWORDS_OBJECT = {
+    "en": ("the three of swords", "swords", "spades"),
+    "it": ("il tre di spade", "spade", "picche"),
+    "es": ("el tres de espadas", "espadas", "picas"),
+    "fr": ("le trois d'épées", "épées", "pique"),
+    "ru": ("тройку мечей", "мечи", "пики"),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(THREE_OF_SWORDS_OBJECT))
+def test_the_catalog_gives_each_card_as_an_object_and_each_suit_its_name(
+    rest_port: int, locale: str
+) -> None:
+    reply = http_call(rest_port, "GET", "/v1/catalog", headers={"Accept-Language": HEADERS[locale]})
+    faces = {
+        f["name"]: f
+        for f in next(g for g in reply.json()["games"] if g["name"] == "briscola")["faces"]
+    }
+    italian = {c["code"]: c for c in faces["FACE_ITALIAN"]["cards"]}
+    three, swords, spades = THREE_OF_SWORDS_OBJECT[locale]
+    assert italian["3S"]["accusative"] == three
+    for face in faces.values():
+        objects = [c["accusative"] for c in face["cards"]]
+        assert len(set(objects)) == 40
+        assert [s["code"] for s in face["suits"]] == ["D", "C", "S", "B"]
+    assert {s["code"]: s["name"] for s in faces["FACE_ITALIAN"]["suits"]}["S"] == swords
+    assert {s["code"]: s["name"] for s in faces["FACE_FRENCH"]["suits"]}["S"] == spades
+
+
+def _catalog_texts(rest_port: int, locale: str) -> dict[str, str]:
+    """The catalog's titles and descriptions (games', options', variants'), by where they are."""
+    reply = http_call(rest_port, "GET", "/v1/catalog", headers={"Accept-Language": HEADERS[locale]})
+    texts = {}
+    for game in reply.json()["games"]:
+        texts[f"{game['name']} title"] = game["title"]
+        texts[f"{game['name']} description"] = game["description"]
+        for option in game["options"]:
+            texts[f"{game['name']}.{option['name']} description"] = option["description"]
+        for variant in game.get("variants", []):
+            texts[f"{variant['name']} title"] = variant["title"]
+    return texts
+
+
+@pytest.mark.parametrize("locale", ["it", "es", "fr", "ru"])
+def test_the_catalog_describes_games_and_options_in_the_language_and_keeps_the_names(
+    rest_port: int, locale: str
+) -> None:
+    english, translated = _catalog_texts(rest_port, "en"), _catalog_texts(rest_port, locale)
+    assert translated.keys() == english.keys()
+    descriptions = [where for where in english if where.endswith("description")]
+    assert len(descriptions) > 25
+    for where, text in english.items():
+        if where.endswith("title"):  # the games' and variants' names
+            assert translated[where] == text, where
+        else:
+            assert translated[where] == i18n.translations(locale).gettext(text), where
+            assert translated[where] != text, (locale, where, text)
+    words = {"it": "punti per vincere", "ru": "сколько очков нужно для победы"}
+    if locale in words:
+        assert translated["scopa.target description"] == words[locale]
+
+
 def _view_names(stub: engine_pb2_grpc.EngineStub, state: bytes, header: str) -> dict[str, str]:
     view = stub.View(
         pb.ViewRequest(state=state, seat=0), timeout=10, metadata=(("accept-language", header),)

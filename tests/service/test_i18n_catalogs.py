@@ -152,3 +152,24 @@ def test_the_server_does_not_start_without_every_catalog(
     monkeypatch.setenv("MAZZO_WORKERS", "1")
     assert main.main() == 2
     assert "no message catalog for 'fr'" in capsys.readouterr().err
+
+
+#: A refusal that names several cards, in each locale: its words agree with a list.
+CARDS_NOT_ON_THE_TABLE = {
+    "en": "2C 5D not on the table",
+    "it": "2C 5D non in tavola",
+    "es": "no hay en la mesa: 2C 5D",
+    "fr": "2C 5D pas sur la table",
+    "ru": "2C 5D нет на столе",
+}
+
+
+@pytest.mark.parametrize("locale", sorted(CARDS_NOT_ON_THE_TABLE))
+def test_a_refusal_naming_several_cards_agrees_with_them_in_each_locale(locale: str) -> None:
+    from mazzo.engine import Card, IllegalMove, Reason
+    from mazzo.engine.cards import format_cards
+
+    cards = format_cards([Card.parse("2C"), Card.parse("5D")])
+    refusal = IllegalMove(Reason.CARD_NOT_ON_TABLE, "{cards} not on the table", cards=cards)
+    with i18n.speaking(locale):
+        assert refusal.text.render(i18n.gettext()) == CARDS_NOT_ON_THE_TABLE[locale]

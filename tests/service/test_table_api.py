@@ -21,6 +21,7 @@ from google.protobuf.message import Message
 
 from mazzo.engine import dump_state
 from mazzo.engine.players import PLAYOUTS_PER_MS, WORLDS_PER_MS
+from mazzo.service.errors import ApiError
 from mazzo.service.handlers import rpcs
 from mazzo.service.table import random_key
 from mazzo.v1 import engine_pb2 as pb
@@ -238,7 +239,7 @@ def test_a_play_or_validate_for_a_computer_seat_is_refused_with_its_own_reason(
         ([pb.ComputerSeat(seat=1, level="oracle")], None, "INVALID_LEVEL"),
         ([pb.ComputerSeat(seat=1, budget_ms=-1)], None, "INVALID_BUDGET"),
         ([], pb.Clock(move_seconds=0), "INVALID_CLOCK"),
-        ([], pb.Clock(move_seconds=5, on_timeout="oracle"), "INVALID_LEVEL"),
+        ([], pb.Clock(move_seconds=5, on_timeout="oracle"), "INVALID_CLOCK"),
     ],
 )
 def test_a_bad_table_is_refused_as_invalid(
@@ -351,6 +352,10 @@ def test_a_late_play_is_refused_and_advance_plays_for_the_late_seat(api: Transpo
     advanced = api.call("Advance", pb.AdvanceRequest(state=started.state))
     # greedy played for seat 0, then the computer seat 1: seat 0's turn again, in time.
     assert [seat for seat, _ in _played(advanced.events)] == [0, 1]
+    # The events say whose time ran out and who played for it, before its move.
+    told, played = advanced.events[0], advanced.events[1]
+    assert told == pb.Event(time_expired=pb.TimeExpired(seat=0, level="greedy"))
+    assert played.card_played.seat == 0
     assert advanced.status.seat_to_play == 0 and advanced.status.ply == 2
     assert advanced.status.deadline.ToMilliseconds() / 1000 == pytest.approx(api.clock.now + 1)
     # In time again: Advance has nothing to do, and a Play goes through.
@@ -367,10 +372,52 @@ def test_a_seat_out_of_time_forfeits_when_the_clock_says_so(api: Transport) -> N
     status = lost.status
     assert status.game_over and status.forfeited_side == 0 and status.winning_side == 1
     assert not status.HasField("seat_to_play") and not status.HasField("deadline")
+    # Told as a game played out is told: the forfeit (whose, why), then its end.
+    assert list(lost.events) == [
+        pb.Event(forfeit=pb.Forfeit(seat=0, side=0, reason=pb.FORFEIT_REASON_TIME_EXPIRED)),
+        pb.Event(game_over=pb.GameOver(winning_side=1, scores=status.scores)),
+    ]
+    # The events are public: an Advance without a credential (or for the other
+    # seat's events) tells the same.
+    for scoped in (
+        pb.AdvanceRequest(state=started.state),
+        pb.AdvanceRequest(state=started.state, events_seat=1),
+    ):
+        assert api.call("Advance", scoped).events == lost.events
     move = pb.Move(seat=0, card=started.events[0].deal.table[0])
     with pytest.raises(Refused) as refused:
         api.call("Play", pb.PlayRequest(state=lost.state, move=move, seat_credential=credential))
     assert refused.value == Refused("FAILED_PRECONDITION", "GAME_OVER")
+
+
+@pytest.mark.parametrize("on_timeout", ["greedy", "forfeit"])
+def test_a_late_play_is_told_what_advance_will_do_for_it(
+    served: tuple[Stack, HandClock], on_timeout: str
+) -> None:
+    stack, clock = served
+    handlers, clock.now = stack.handlers, time.time()
+    started = handlers.new_game(
+        pb.NewGameRequest(
+            players=2,
+            scopa=pb.ScopaOptions(),
+            computers=_computers([1]),
+            clock=pb.Clock(move_seconds=1, on_timeout=on_timeout),
+        )
+    )
+    credential = _credential(started, 0)
+    listed = handlers.legal_moves(
+        pb.LegalMovesRequest(state=started.state, seat_credential=credential)
+    )
+    clock.now += 2
+    with pytest.raises(ApiError) as refused:
+        handlers.play(
+            pb.PlayRequest(state=started.state, move=listed.moves[0], seat_credential=credential)
+        )
+    assert refused.value.reason == "TIME_EXPIRED"
+    assert refused.value.metadata["onTimeout"] == on_timeout
+    ends = "Advance ends the game, lost by its side"
+    plays = "Advance plays it"
+    assert refused.value.message.endswith(ends if on_timeout == "forfeit" else plays)
 
 
 def test_advance_checks_the_expected_ply(api: Transport) -> None:

@@ -88,3 +88,20 @@ def resting_phase(driver: WebDriver) -> str:
 
     phase: str = WebDriverWait(driver, WAIT_SECONDS, poll_frequency=POLL_SECONDS).until(rested)
     return phase
+
+
+def overflowing(driver: WebDriver) -> list[str]:
+    """Elements reaching past the viewport's right edge, and the page's own overflow."""
+    found: list[str] = driver.execute_script(
+        """
+        const width = document.documentElement.clientWidth;
+        const wide = [...document.querySelectorAll("body *")]
+          .filter((e) => !e.classList.contains("flying") && e.getClientRects().length)
+          .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+          .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.getBoundingClientRect().right}`);
+        const scrolled = document.documentElement.scrollWidth;
+        if (scrolled > width) wide.push(`scrollWidth ${scrolled} > ${width}`);
+        return wide;
+        """
+    )
+    return found

@@ -190,3 +190,118 @@ def test_a_game_in_italian_chosen_with_the_selector(browser: WebDriver, server_u
     assert "Partita finita" in browser.find_element(By.ID, "status").text
     assert browser.find_element(By.CSS_SELECTOR, "#sheet h2").text == "Segnapunti"
     assert (DOCS / "play-it.png").stat().st_size > 10_000
+
+
+def _t(locale: str, key: str, **values: str) -> str:
+    """The page's t() (play.js): the key's text in ``locale`` with its values."""
+    text = str(page_messages()[locale].get(key, key))
+    return re.sub(r"\{(\w+)\}", lambda m: values.get(m[1], m[0]), text)
+
+
+def _say(locale: str, key: str, **values: str) -> str:
+    """The page's sentence(t()) (play.js): each sentence begun by a capital letter."""
+    text = _t(locale, key, **values)
+    return re.sub(r"(^|[.!?]\s+)([^\W\d_])", lambda m: m[1] + m[2].upper(), text)
+
+
+#: Per language: you play the 3 of swords; seat 1 plays the ace of coins; you take the 2
+#: of cups and that ace with the 3; seat 1 sweeps the 2 with the 3; you are dealt the 3
+#: and the king of batons; seat 1 draws the king; the knave of swords is turned up;
+#: seat 1 deals with the 2 of cups on the table.
+CARD_SENTENCES = {
+    "en": [
+        "You play the three of swords.",
+        "Seat 1 (greedy) plays the ace of coins.",
+        "You take the two of cups, the ace of coins with the three of swords.",
+        "Seat 1 (greedy) takes the two of cups with the three of swords: a sweep (scopa)!",
+        "You are dealt the three of swords, the king of batons.",
+        "Seat 1 (greedy) draws the king of batons.",
+        "The knave of swords is turned up: trumps are swords.",
+        "Hand 2: seat 1 (greedy) deals; on the table two of cups.",
+    ],
+    "it": [
+        "Giochi il tre di spade.",
+        "Il posto 1 (goloso) gioca l'asso di denari.",
+        "Prendi il due di coppe, l'asso di denari con il tre di spade.",
+        "Il posto 1 (goloso) prende il due di coppe con il tre di spade: scopa!",
+        "Ricevi il tre di spade, il re di bastoni.",
+        "Il posto 1 (goloso) pesca il re di bastoni.",
+        "Si scopre il fante di spade: la briscola è spade.",
+        "Mano 2: distribuisce il posto 1 (goloso); in tavola due di coppe.",
+    ],
+    "es": [
+        "Juegas el tres de espadas.",
+        "El asiento 1 (codicioso) juega el as de oros.",
+        "Tomas el dos de copas, el as de oros con el tres de espadas.",
+        "El asiento 1 (codicioso) toma el dos de copas con el tres de espadas: ¡escoba!",
+        "Recibes el tres de espadas, el rey de bastos.",
+        "El asiento 1 (codicioso) roba el rey de bastos.",
+        "Se vuelve la sota de espadas: el triunfo es espadas.",
+        "Mano 2: reparte el asiento 1 (codicioso); en la mesa dos de copas.",
+    ],
+    "fr": [
+        "Vous jouez le trois d'épées.",
+        "La place 1 (glouton) joue l'as de deniers.",
+        "Vous prenez le deux de coupes, l'as de deniers avec le trois d'épées.",
+        "La place 1 (glouton) prend le deux de coupes avec le trois d'épées : un balayage"
+        " (scopa) !",
+        "Vous recevez le trois d'épées, le roi de bâtons.",
+        "La place 1 (glouton) pioche le roi de bâtons.",
+        "On retourne le valet d'épées : l'atout est épées.",
+        "Donne 2 : la place 1 (glouton) distribue ; sur la table deux de coupes.",
+    ],
+    "ru": [
+        "Вы играете тройку мечей.",
+        "Место 1 (жадный) играет туза денариев.",
+        "Вы берёте двойку кубков, туза денариев, сыграв тройку мечей.",
+        "Место 1 (жадный) берёт двойку кубков, сыграв тройку мечей: скопа!",
+        "Вы получаете тройку мечей, короля жезлов.",
+        "Место 1 (жадный) добирает короля жезлов.",
+        "Открывают валета мечей: козыри — мечи.",
+        "Раздача 2: сдаёт место 1 (жадный); на столе двойка кубков.",
+    ],
+}
+
+
+@pytest.mark.parametrize("locale", sorted(CARD_SENTENCES))
+def test_the_page_templates_that_take_a_card_are_grammatical_in_each_language(
+    locale: str,
+) -> None:
+    """The catalog's names and accusatives (the server's, in ``locale``) in the
+    page's templates, as play.js fills them: a card a verb or a preposition takes
+    as its accusative, a listed card by its name, a seat in lower case."""
+    from mazzo.engine import Card
+    from mazzo.engine.scopa_rules import Face
+    from mazzo.service import i18n
+
+    with i18n.speaking(locale):
+        name = {c: i18n.card_name(Card.parse(c), Face.ITALIAN) for c in ("2C",)}
+        obj = {
+            c: i18n.card_accusative(Card.parse(c), Face.ITALIAN)
+            for c in ("3S", "1D", "2C", "10B", "8S")
+        }
+        swords = i18n.suit_name(2, Face.ITALIAN)
+    seat = _t(locale, "seat {seat} ({level})", seat="1", level=_t(locale, "greedy"))
+    table = _t(locale, "; on the table {cards}", cards=name["2C"])
+    said = [
+        _say(locale, "You play {card}.", card=obj["3S"]),
+        _say(locale, "{seat} plays {card}.", seat=seat, card=obj["1D"]),
+        _say(
+            locale,
+            "You take {cards} with {card}.",
+            cards=f"{obj['2C']}, {obj['1D']}",
+            card=obj["3S"],
+        ),
+        _say(
+            locale,
+            "{seat} takes {cards} with {card}: a sweep (scopa)!",
+            seat=seat,
+            cards=obj["2C"],
+            card=obj["3S"],
+        ),
+        _say(locale, "You are dealt {cards}.", cards=f"{obj['3S']}, {obj['10B']}"),
+        _say(locale, "{seat} draws {card}.", seat=seat, card=obj["10B"]),
+        _say(locale, "{card} is turned up: trumps are {suit}.", card=obj["8S"], suit=swords),
+        _say(locale, "Hand {number}: {seat} deals{table}.", number="2", seat=seat, table=table),
+    ]
+    assert said == CARD_SENTENCES[locale]

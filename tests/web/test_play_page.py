@@ -27,6 +27,7 @@ from tests.web.support import (
     WAIT_SECONDS,
     console_errors,
     data_of,
+    overflowing,
     resting_phase,
 )
 
@@ -56,23 +57,6 @@ def _viewport(driver: WebDriver, metrics: dict[str, Any]) -> None:
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
 
 
-def _overflowing(driver: WebDriver) -> list[str]:
-    """Elements reaching past the viewport's right edge, and the page's own overflow."""
-    found: list[str] = driver.execute_script(
-        """
-        const width = document.documentElement.clientWidth;
-        const wide = [...document.querySelectorAll("body *")]
-          .filter((e) => !e.classList.contains("flying") && e.getClientRects().length)
-          .filter((e) => e.getBoundingClientRect().right > width + 0.5)
-          .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.getBoundingClientRect().right}`);
-        const scrolled = document.documentElement.scrollWidth;
-        if (scrolled > width) wide.push(`scrollWidth ${scrolled} > ${width}`);
-        return wide;
-        """
-    )
-    return found
-
-
 def _open(driver: WebDriver, url: str, query: str, *, fast: bool = True) -> None:
     console_errors(driver)  # forget the previous page's
     driver.get(f"{url}/play?{'fast=1&' if fast else ''}{query}")
@@ -99,7 +83,7 @@ def _play_whole_game(driver: WebDriver, name: str, *, check_width: bool = False)
             return clicks
         assert phase != "error", driver.find_element(By.ID, "status").text
         if check_width:
-            assert _overflowing(driver) == []
+            assert overflowing(driver) == []
         if turn == 6:
             _screenshot(driver, f"{name}-mid-game")
         if phase == "choosing":
@@ -181,10 +165,10 @@ def test_a_whole_tressette_game_on_a_phone_has_no_horizontal_scrolling(
 ) -> None:
     _viewport(browser, PHONE)
     _open(browser, server_url, "game=tressette&players=2&level=expert&budget=10&target=11")
-    assert _overflowing(browser) == []
+    assert overflowing(browser) == []
     _screenshot(browser, "phone-setup")
     clicks = _play_whole_game(browser, "tressette-phone", check_width=True)
-    assert _overflowing(browser) == []
+    assert overflowing(browser) == []
     _screenshot(browser, "tressette-phone-final")
     status = _check_final_sheet_against_the_api(browser, server_url)
     assert status["game"] == "tressette"

@@ -38,6 +38,7 @@ import {
   type GetCatalogResponse,
   type LegalMovesResponse,
   type Move,
+  type NewGameRequest,
   type NewGameResponse,
   type PlayResponse,
   type SuggestResponse,
@@ -49,8 +50,21 @@ export * from "./gen/mazzo/v1/engine_pb.js";
 
 /** A move as the caller writes it: `{ seat: 0, card: "9C", take: ["9S"] }`. */
 export type MoveInit = MessageInitShape<typeof MoveSchema>;
-/** A NewGame request: `{ players: 2, game: { case: "scopa", value: { target: 11 } } }`. */
-export type NewGameInit = MessageInitShape<typeof NewGameRequestSchema>;
+/** The request's oneof `game`, as the caller writes it: `{ case: "briscola", value: {} }`. */
+type GameInit = NonNullable<MessageInitShape<typeof NewGameRequestSchema>["game"]>;
+/**
+ * A game's options by the game's own key, as the REST body writes them:
+ * `{ briscola: { target: 1 } }`. The keys are the cases of NewGameRequest's
+ * oneof `game`, read from the generated types: a new game needs no change here.
+ */
+export type GameKeys = {
+  [Game in GameInit as Game["case"] extends string ? Game["case"] : never]?: Game["value"];
+};
+/**
+ * A NewGame request: `{ players: 2, briscola: { target: 1 } }`, or with the
+ * oneof spelled out, `{ players: 2, game: { case: "briscola", value: { target: 1 } } }`.
+ */
+export type NewGameInit = MessageInitShape<typeof NewGameRequestSchema> & GameKeys;
 
 /** Options of one call. */
 export interface CallOptions {
@@ -175,6 +189,38 @@ export function errorFromEnvelope(status: number, body: unknown): MazzoError {
   );
 }
 
+/** NewGameRequest's oneof `game`: a field per game, named as the game. */
+const GAME_ONEOF = NewGameRequestSchema.oneofs.find((oneof) => oneof.localName === "game")!;
+/** The keys a NewGame request may have: its fields, its oneof and a message's own `$typeName`. */
+const NEW_GAME_KEYS = new Set([
+  ...NewGameRequestSchema.fields.map((field) => field.localName),
+  GAME_ONEOF.localName,
+  "$typeName",
+]);
+
+/**
+ * The NewGame request of `init`: a game's own key (`briscola: {...}`) names the
+ * game as the oneof would; a key that is no field of NewGameRequest, or a second
+ * game, is refused (TypeError) rather than dropped.
+ */
+export function newGameRequest(init: NewGameInit): NewGameRequest {
+  const fields: Record<string, unknown> = { ...init };
+  const games = GAME_ONEOF.fields
+    .filter((field) => fields[field.localName] !== undefined)
+    .map((field) => ({ case: field.localName, value: fields[field.localName] }));
+  for (const field of GAME_ONEOF.fields) delete fields[field.localName];
+  if (init.game?.case !== undefined) games.push(init.game);
+  if (games.length > 1) {
+    throw new TypeError(`newGame: one game's options, not ${games.map((game) => game.case).join(" and ")}`);
+  }
+  const unknown = Object.keys(fields).filter((key) => !NEW_GAME_KEYS.has(key));
+  if (unknown.length > 0) {
+    throw new TypeError(`newGame: ${unknown.join(", ")}: no field of NewGameRequest`);
+  }
+  const request = { ...fields, game: games[0] } as MessageInitShape<typeof NewGameRequestSchema>;
+  return create(NewGameRequestSchema, request);
+}
+
 /** Responses are read leniently: a newer server may send fields this client does not know. */
 const READ = { ignoreUnknownFields: true };
 
@@ -198,11 +244,13 @@ export class MazzoClient {
   }
 
   /**
-   * Shuffle (or take explicit decks) and deal. Ask `eventsSeat` in the request
-   * to receive only the events that seat may see.
+   * Shuffle (or take explicit decks) and deal the game the request names, by
+   * its own key (`briscola: { target: 1 }`) or by the oneof `game`. A key that is
+   * no field of NewGameRequest, or a second game, is refused with a TypeError.
+   * Ask `eventsSeat` in the request to receive only the events that seat may see.
    */
-  newGame(request: NewGameInit, options?: CallOptions): Promise<NewGameResponse> {
-    const body = toJson(NewGameRequestSchema, create(NewGameRequestSchema, request));
+  async newGame(request: NewGameInit, options?: CallOptions): Promise<NewGameResponse> {
+    const body = toJson(NewGameRequestSchema, newGameRequest(request));
     return this.call("POST", "/v1/games", body, NewGameResponseSchema, options);
   }
 

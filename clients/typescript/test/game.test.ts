@@ -4,7 +4,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { MazzoClient, MazzoError, idempotencyKey, type PlayResponse } from "../src/index.js";
+import {
+  MazzoClient,
+  MazzoError,
+  NewGameRequestSchema,
+  idempotencyKey,
+  type NewGameInit,
+  type PlayResponse,
+} from "../src/index.js";
 
 const url = process.env.MAZZO_URL;
 if (!url) {
@@ -235,4 +242,37 @@ test("a single-player game: computer seats, one Play per move, retries alike", a
     mazzo.play(game.state, { ...moves[0], seat: 1 }, { seatCredential: computer }),
   );
   assert.equal(refused.reason, "COMPUTER_SEAT");
+});
+
+/** Every game of the proto, by its key: the cases of NewGameRequest's oneof `game`. */
+const GAME_KEYS = NewGameRequestSchema.oneofs.find((oneof) => oneof.localName === "game")!.fields.map(
+  (field) => field.localName,
+);
+
+test("a game's own key starts that game, for every game of the proto", async () => {
+  assert.ok(GAME_KEYS.includes("briscola") && GAME_KEYS.length >= 3, GAME_KEYS.join());
+  for (const key of GAME_KEYS) {
+    const request: Record<string, unknown> = { players: 2, [key]: {} };
+    const game = await mazzo.newGame(request as NewGameInit);
+    assert.equal(game.status?.game, key);
+  }
+  const briscola = await mazzo.newGame({ players: 2, briscola: { target: 2 } });
+  assert.equal(briscola.status?.game, "briscola");
+  assert.equal(briscola.status?.target, 2);
+});
+
+test("newGame refuses a key that is no field of the request, and two games, before calling", async () => {
+  let calls = 0;
+  const counting: typeof fetch = (input, init) => {
+    calls++;
+    return fetch(input, init);
+  };
+  const client = new MazzoClient(url, { fetch: counting });
+  const unknown = { players: 2, brisco: {} } as unknown as NewGameInit;
+  await assert.rejects(client.newGame(unknown), { name: "TypeError", message: /brisco/ });
+  const snake = { players: 2, scopa: {}, first_dealer: 1 } as unknown as NewGameInit;
+  await assert.rejects(client.newGame(snake), { name: "TypeError", message: /first_dealer/ });
+  const two = { players: 2, briscola: {}, game: { case: "scopa", value: {} } } as NewGameInit;
+  await assert.rejects(client.newGame(two), { name: "TypeError", message: /briscola and scopa/ });
+  assert.equal(calls, 0);
 });

@@ -506,7 +506,7 @@ def _inconsistencies(state: BriscolaState) -> list[Text]:
 BRISCOLA = Game(
     name="briscola",
     title="Briscola",
-    description=(
+    description=N_(
         "The trick-taking game with a trump turned up: no suit to follow, "
         "more than 60 card points win the hand."
     ),

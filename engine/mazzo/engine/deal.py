@@ -32,8 +32,13 @@ Hands = tuple[tuple[Card, ...], ...]
 
 def check_seed(seed: int) -> int:
     if type(seed) is not int or not 0 <= seed <= rng.MASK64:
-        raise InvalidInput(Reason.INVALID_SEED, "the seed must be an integer in 0 .. 2**64-1")
+        raise invalid_seed()
     return seed
+
+
+def invalid_seed() -> InvalidInput:
+    """The refusal of a seed that is not an integer in 0 .. 2**64-1."""
+    return InvalidInput(Reason.INVALID_SEED, "the seed must be an integer in 0 .. 2**64-1")
 
 
 def check_decks(decks: Sequence[Sequence[Card]]) -> tuple[Deck, ...]:

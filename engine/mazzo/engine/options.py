@@ -11,6 +11,9 @@ what the option does, the values it takes. Everything else is read from there:
 * the server's mapping of a game's options message, field by field by name.
 
 A game adds an option by adding its field (and its field to the options message).
+An option's description is a message template, as a refusal's is: the server's
+message extractor reads it from the declaration, and the catalog answers it in
+the caller's language.
 """
 
 from __future__ import annotations

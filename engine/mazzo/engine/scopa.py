@@ -997,7 +997,7 @@ def _hands_fit_turn(state: ScopaState) -> bool:
 SCOPA = Game(
     name="scopa",
     title="Scopa",
-    description=(
+    description=N_(
         "The Italian fishing game and its family: take by rank, by sum or by fifteen, "
         "sweep the table."
     ),

@@ -564,7 +564,7 @@ def _inconsistencies(state: TressetteState) -> list[Text]:
 TRESSETTE = Game(
     name="tressette",
     title="Tressette",
-    description="The trick-taking game without trumps: follow suit, win the 3s, 2s and aces.",
+    description=N_("The trick-taking game without trumps: follow suit, win the 3s, 2s and aces."),
     player_counts=PLAYER_COUNTS,
     options=options.catalog(TressetteRules),
     new_game=new_game,

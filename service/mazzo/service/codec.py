@@ -21,7 +21,8 @@ from mazzo.engine.cards import DECK
 from mazzo.engine.errors import N_, InvalidInput, Listing, Reason
 from mazzo.service.games import CODECS, GameCodec
 from mazzo.service.games.base import NAME_OF_CARD, card_names, face_text, name_of
-from mazzo.service.i18n import card_name
+from mazzo.service.i18n import card_name, gettext
+from mazzo.service.table import TIME_EXPIRED, Forfeit, TimeExpired
 from mazzo.v1 import engine_pb2 as pb
 
 _Key = TypeVar("_Key")
@@ -300,11 +301,14 @@ def view_to_pb(view: Any) -> pb.View:
     # Each game's own fields go in its message of the oneof `game`, present
     # even when they are all empty: it names the game.
     _CODECS[view.status.game].write_view(message, view)
+    # Every seat's known cards: a seat's own view knows none of its own hand, and
+    # the public view's seat (0) is no one's, so its known cards are shown too.
     message.known.extend(
         pb.KnownCards(seat=seat, cards=card_names(cards))
         for seat, cards in enumerate(view.known)
-        if seat != view.seat and cards
+        if cards
     )
+    # The names of exactly the cards written above (the game's hook writes face_up).
     shown = {*view.hand, *view.face_up}
     shown.update(c for pile in view.piles for c in pile)
     shown.update(c for cards in view.known for c in cards)
@@ -425,6 +429,23 @@ def _card_drawn(message: pb.Event, e: ev.CardDrawn) -> None:
     out.card = _NAME_OF_CARD[e.card]
 
 
+def _time_expired(message: pb.Event, e: TimeExpired) -> None:
+    out = message.time_expired
+    out.seat = e.seat
+    out.level = e.level
+
+
+#: Why a side forfeits, as the table says it and as the wire does.
+_FORFEIT_REASONS = {TIME_EXPIRED: pb.FORFEIT_REASON_TIME_EXPIRED}
+
+
+def _forfeit(message: pb.Event, e: Forfeit) -> None:
+    out = message.forfeit
+    out.seat = e.seat
+    out.side = e.side
+    out.reason = _FORFEIT_REASONS[e.reason]
+
+
 _EventWriter = Callable[[pb.Event, Any], None]
 
 _EVENT_WRITERS: dict[type[ev.Event], _EventWriter] = {
@@ -438,6 +459,9 @@ _EVENT_WRITERS: dict[type[ev.Event], _EventWriter] = {
     ev.GameOver: _game_over,
     ev.TrickWon: _trick_won,
     ev.CardDrawn: _card_drawn,
+    # The table's (mazzo.service.table): a clock run out.
+    TimeExpired: _time_expired,
+    Forfeit: _forfeit,
 }
 for _codec in _CODECS.values():  # the events only one game makes: its hooks write them
     _EVENT_WRITERS.update(_codec.event_writers)
@@ -492,7 +516,10 @@ def write_events(messages: Any, events: Sequence[ev.Event]) -> None:
 
 
 def game_info_to_pb(game: Game) -> pb.GameInfo:
+    """A game's catalog entry: its descriptions and card names in the caller's
+    language (its titles are names, the same in every language)."""
     wire = _GAME_OPTIONS[game.name]
+    translate = gettext()
     options = [
         pb.OptionInfo(
             name=spec.name,
@@ -501,14 +528,14 @@ def game_info_to_pb(game: Game) -> pb.GameInfo:
             allowed_values=[wire[spec.name].text(v) for v in spec.allowed],
             min=spec.min,
             max=spec.max,
-            description=spec.description,
+            description=translate(spec.description),
         )
         for spec in game.options
     ]
     info = pb.GameInfo(
         name=game.name,
         title=game.title,
-        description=game.description,
+        description=translate(game.description),
         player_counts=game.player_counts,
         options=options,
     )

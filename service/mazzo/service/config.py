@@ -90,14 +90,17 @@ SETTINGS: tuple[tuple[str, str, str], ...] = (
     (
         "MAZZO_DRAIN_SECONDS",
         f"{DEFAULT_DRAIN_SECONDS:g}",
-        "On SIGTERM, how long the server reports not ready (gRPC health NOT_SERVING,"
-        " `/readyz` 503) while still serving, before it stops accepting; 0: stop at once.",
+        "On SIGTERM, how long at most the server reports not ready (gRPC health NOT_SERVING,"
+        " `/readyz` 503) while still serving: it stops accepting once no new request has"
+        " arrived for 1 s, or after this long; 0: stop at once. Above a balancer's check"
+        " interval times its failure count.",
     ),
     (
         "MAZZO_HTTP_READ_TIMEOUT",
         f"{DEFAULT_HTTP_READ_TIMEOUT:g}",
-        "REST: seconds a request (header and body) may take to arrive from its first byte,"
-        " and a new connection to start its request; then 408 and the connection is closed.",
+        "REST: seconds a request (header and body) may take to arrive from its first byte"
+        " (then 408 and the connection is closed), and a new connection to send its first"
+        " byte (then it is closed without an answer).",
     ),
     (
         "MAZZO_HTTP_IDLE_TIMEOUT",

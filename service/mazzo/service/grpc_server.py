@@ -18,6 +18,7 @@ from grpc_status import rpc_status
 
 from mazzo.engine.errors import Text
 from mazzo.service import i18n
+from mazzo.service.drain import Arrivals
 from mazzo.service.errors import ApiError, ServiceReason, log_refusal
 from mazzo.service.handlers import SERVICE_NAME, EngineHandlers, Rpc, rpcs
 from mazzo.service.metrics import GrpcMetricsInterceptor, Metrics
@@ -49,15 +50,19 @@ class CallsInFlight:
 
     A stop asks :meth:`quiet_for`: a handler is entered (``with calls:``) only
     once gRPC has handed the call over, so calls gRPC holds but will never hand
-    over do not count."""
+    over do not count. Each call entered is noted in ``arrivals`` (the drain's)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, arrivals: Arrivals | None = None
+    ) -> None:
         self._clock = clock
         self._lock = threading.Lock()
         self._running = 0
         self._last_ended = clock()
+        self.arrivals = arrivals or Arrivals(clock)
 
     def __enter__(self) -> None:
+        self.arrivals.note()
         with self._lock:
             self._running += 1
 
@@ -201,7 +206,8 @@ class GrpcServer:
     multi-process Mazzo share the port (the kernel spreads connections over
     them). Off by default, so that two servers never share a port by accident.
     ``worker``: a name for this process (its pid) sent back as trailing
-    metadata ``x-mazzo-worker``; None sends nothing.
+    metadata ``x-mazzo-worker``; None sends nothing. ``arrivals`` notes each
+    engine call's arrival (health checks are not noted), for the drain.
     """
 
     def __init__(
@@ -214,6 +220,7 @@ class GrpcServer:
         max_message_bytes: int = 65536,
         reuse_port: bool = False,
         worker: str | None = None,
+        arrivals: Arrivals | None = None,
     ):
         self.server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grpc"),
@@ -223,7 +230,7 @@ class GrpcServer:
                 ("grpc.so_reuseport", 1 if reuse_port else 0),
             ],
         )
-        self.calls = CallsInFlight()
+        self.calls = CallsInFlight(arrivals=arrivals)
         self.server.add_generic_rpc_handlers(
             (engine_handler(handlers, self.calls, worker, max_message_bytes),)
         )

@@ -13,7 +13,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -25,7 +25,7 @@ from google.protobuf.message import Message
 
 from mazzo.engine import GAMES, Game, IllegalMove, RuleError, dump_state, game_of, get_game
 from mazzo.engine.errors import N_, InvalidInput, Reason, Text
-from mazzo.engine.events import Event
+from mazzo.engine.events import Event, GameOver
 from mazzo.engine.game import check_seat
 from mazzo.engine.players import PLAYERS, Suggestion, counted_simulations
 from mazzo.service import codec, i18n
@@ -34,7 +34,7 @@ from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.metrics import ADVANCE_OUTCOMES, MOVE_OUTCOMES, Metrics
 from mazzo.service.search_pool import Thinker, now, think
 from mazzo.service.spectator import public_view
-from mazzo.service.state_token import StateSealer, StateTokenError
+from mazzo.service.state_token import StateSealer, StateTokenError, key_id_of
 from mazzo.service.table import (
     DEFAULT_TIMEOUT_LEVEL,
     FORFEIT,
@@ -42,11 +42,15 @@ from mazzo.service.table import (
     MAX_MOVE_SECONDS,
     NO_TABLE,
     RETRY_PURPOSE,
+    TIME_EXPIRED,
     Clock,
     ComputerSeat,
+    Forfeit,
     MoveRandomness,
     Table,
+    TimeExpired,
     check_idempotency_key,
+    forfeit_winner,
 )
 from mazzo.service.trust import (
     CREDENTIAL_PURPOSE,
@@ -172,7 +176,10 @@ class EngineHandlers:
         # Wall-clock seconds: the clocks' deadlines (tests set their own).
         self.clock = clock
         self._clock_tolerance_ms = int(clock_tolerance * 1000)
-        self._retry_secret = sealer.derived_keys(RETRY_PURPOSE)[0][1]
+        # By key id: a keyed retry derives its randomness from the key that sealed
+        # its token, so every replica that opens the token answers it alike, whichever
+        # key each seals with (during a key rotation they differ).
+        self._retry_secrets = dict(sealer.derived_keys(RETRY_PURPOSE))
         self._think = thinker
         self._sealer = sealer
         self._metrics = metrics
@@ -365,11 +372,17 @@ class EngineHandlers:
                     break
                 on_timeout = table.clock.on_timeout if table.clock else DEFAULT_TIMEOUT_LEVEL
                 if on_timeout == FORFEIT:
-                    table = table._replace(forfeited_side=state.rules.side_of(to_play))
+                    lost = state.rules.side_of(to_play)
+                    table = table._replace(forfeited_side=lost)
+                    events += _forfeit_events(game.status(state).scores, to_play, lost)
                     break
                 budget = min(DEFAULT_SUGGEST_MS, self._max_suggest_ms)
                 computer = ComputerSeat(to_play, on_timeout, budget)
+<<<<<<< HEAD
             began = time.perf_counter()
+=======
+                events.append(TimeExpired(to_play, on_timeout))
+>>>>>>> main
             move = self._computer_move(game, state, computer, randomness)
             with _rule_errors():
                 state, played = game.apply(
@@ -381,7 +394,8 @@ class EngineHandlers:
         return state, table, events, moves
 
     def _randomness(self, request: pb.PlayRequest | pb.AdvanceRequest) -> MoveRandomness:
-        """Fresh randomness, or with an idempotency key the same for the same call."""
+        """Fresh randomness, or with an idempotency key the same for the same call, on
+        every server that holds the key that sealed the token (opened already)."""
         key = request.idempotency_key
         if not key:
             return MoveRandomness()
@@ -390,7 +404,7 @@ class EngineHandlers:
         if isinstance(request, pb.PlayRequest):
             move = request.move.SerializeToString(deterministic=True)
         context = (request.DESCRIPTOR.name.encode(), request.state, move, key)
-        return MoveRandomness(self._retry_secret, context)
+        return MoveRandomness(self._retry_secrets[key_id_of(request.state)], context)
 
     def _table_from_request(self, request: pb.NewGameRequest, players: int) -> Table:
         """The computers and the clock NewGame asks for, checked."""
@@ -428,10 +442,10 @@ class EngineHandlers:
                         limit=MAX_MOVE_SECONDS,
                         value=asked_clock.move_seconds,
                     ),
+                    field="move_seconds",
                 )
             on_timeout = asked_clock.on_timeout or DEFAULT_TIMEOUT_LEVEL
-            if on_timeout != FORFEIT:
-                _check_level(on_timeout, also=FORFEIT)
+            _check_on_timeout(on_timeout)
             clock = Clock(asked_clock.move_seconds, on_timeout)
         return Table(tuple(sorted(computers)), clock)
 
@@ -451,12 +465,25 @@ class EngineHandlers:
                 {"seat": str(move.seat)},
             )
         if move.seat == game.status(record.state).seat_to_play and self._late(table):
-            assert table.clock is not None
+            clock = table.clock
+            assert clock is not None
+            template = (
+                N_(
+                    "seat {seat}'s time for this move ran out:"
+                    " Advance ends the game, lost by its side"
+                )
+                if clock.on_timeout == FORFEIT
+                else N_("seat {seat}'s time for this move ran out: Advance plays it")
+            )
             return ApiError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 ServiceReason.TIME_EXPIRED,
-                Text("seat {seat}'s time for this move ran out: Advance plays it", seat=move.seat),
-                {"seat": str(move.seat), "deadline": _rfc3339(table.clock.deadline_ms)},
+                Text(template, seat=move.seat),
+                {
+                    "seat": str(move.seat),
+                    "deadline": _rfc3339(clock.deadline_ms),
+                    "onTimeout": clock.on_timeout,
+                },
             )
         return None
 
@@ -758,6 +785,7 @@ def _check_ply(
         )
 
 
+<<<<<<< HEAD
 def _advanced(game: Game, record: Record, table: Table, moves: int) -> str:
     """What an Advance did (mazzo_advances_total's outcome): from the record it
     opened, the table it ends with and the moves it played."""
@@ -767,6 +795,40 @@ def _advanced(game: Game, record: Record, table: Table, moves: int) -> str:
         return "none"
     to_play = game.status(record.state).seat_to_play
     return "computer" if record.table.computer(to_play) is not None else "timeout"
+=======
+def _forfeit_events(scores: Sequence[int], seat: int, lost: int) -> list[Event]:
+    """What a forfeit on time tells: the forfeit, then the game's end, as a game
+    played out ends (the scores as they stand)."""
+    return [
+        Forfeit(seat, lost, TIME_EXPIRED),
+        GameOver(forfeit_winner(scores, lost), tuple(scores)),
+    ]
+
+
+# ---------------------------------------------------------------- what a call may be refused
+
+#: The codes any handler whose request has fields may refuse it with: malformed
+#: input and an illegal move (both HTTP 400). GetCatalog's request has none, and
+#: GetCatalog refuses nothing.
+INPUT_REFUSALS = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION)
+#: The code a request's field brings, in every handler that reads it: a seat
+#: credential refused (``_seat_scope``, ``_check_seat_permitted``, Advance's
+#: ``seat_of``: PERMISSION_DENIED), an expected ply the state is not at
+#: (``_check_ply``: ABORTED).
+FIELD_REFUSALS = {
+    "seat_credential": grpc.StatusCode.PERMISSION_DENIED,
+    "expected_ply": grpc.StatusCode.ABORTED,
+}
+
+
+def refusal_codes(request_fields: Collection[str]) -> list[grpc.StatusCode]:
+    """The codes the handler of a request with these fields (proto names) may refuse
+    it with (what the OpenAPI document declares, through mazzo.service.rest)."""
+    if not request_fields:
+        return []
+    brought = [code for field, code in FIELD_REFUSALS.items() if field in request_fields]
+    return [*INPUT_REFUSALS, *brought]
+>>>>>>> main
 
 
 def _position_seed(state: Any) -> int:
@@ -774,13 +836,39 @@ def _position_seed(state: Any) -> int:
     return int.from_bytes(hashlib.sha256(dump_state(state)).digest()[:8], "big")
 
 
-def _check_level(level: str, also: str = "") -> None:
-    if level not in PLAYERS:
-        names = ", ".join([*PLAYERS, also] if also else PLAYERS)
+def _check_level(level: str) -> None:
+    _check_one_of(
+        level,
+        list(PLAYERS),
+        ServiceReason.INVALID_LEVEL,
+        N_("no player level {level}; levels: {levels}"),
+        "levels",
+    )
+
+
+def _check_on_timeout(on_timeout: str) -> None:
+    """A clock's on_timeout is a player level or FORFEIT: else the clock is invalid."""
+    _check_one_of(
+        on_timeout,
+        [*PLAYERS, FORFEIT],
+        ServiceReason.INVALID_CLOCK,
+        N_("no on_timeout {level}; on_timeout takes a level or forfeit: {levels}"),
+        "allowed",
+        field="on_timeout",
+    )
+
+
+def _check_one_of(
+    value: str, allowed: list[str], reason: str, template: str, listed_as: str, **metadata: str
+) -> None:
+    """Refuse ``value`` unless it is one of ``allowed``: the template names it
+    ``{level}`` and lists ``{levels}``; the metadata lists them as ``listed_as``."""
+    if value not in allowed:
         raise ApiError.invalid(
-            ServiceReason.INVALID_LEVEL,
-            Text("no player level {level}; levels: {levels}", level=repr(level), levels=names),
-            levels=",".join(PLAYERS),
+            reason,
+            Text(template, level=repr(value), levels=", ".join(allowed)),
+            **{listed_as: ",".join(allowed)},
+            **metadata,
         )
 
 
@@ -805,11 +893,9 @@ def _write_table(message: pb.Status, table: Table) -> None:
     message.computer_seats.extend(c.seat for c in table.computers)
     if table.forfeited_side is not None:
         lost = table.forfeited_side
-        others = [side for side in range(len(message.scores)) if side != lost]
         message.ClearField("seat_to_play")
         message.game_over = True
-        # The winner is the best placed of the other sides (the other one, with two).
-        message.winning_side = max(others, key=lambda side: (message.scores[side], -side))
+        message.winning_side = forfeit_winner(message.scores, lost)
         message.forfeited_side = lost
     elif table.clock is not None and table.clock.deadline_ms:
         message.deadline.FromMilliseconds(table.clock.deadline_ms)

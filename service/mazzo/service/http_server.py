@@ -17,7 +17,15 @@ On top of waitress this module adds what it lacks:
   chunked body, headers or body too large, a transfer coding it does not read)
   in the API's JSON error envelope instead of waitress's text pages, with a
   4xx status (an unsupported ``Transfer-Encoding`` is a 400, not waitress's
-  501), logged as one rate-limited line;
+  501), as ``HTTP/1.1`` whatever the request said, in the caller's language
+  when its headers were read (``Accept-Language``), logged as one
+  rate-limited line;
+- stricter framing than waitress's (RFC 9112, sections 2.2 and 6.1): a request
+  with both ``Content-Length`` and ``Transfer-Encoding`` (or a
+  ``Transfer-Encoding`` in HTTP/1.0), and a request line or header line not
+  ended by CRLF, are refused with 400 as soon as they are seen; and a request
+  whose client closes its side before the request is whole is answered 400
+  too, not dropped, so that every request that starts gets an answer;
 - an app that raises before it answers (a bug; waitress logs the traceback)
   answered 500 ``INTERNAL`` in the same envelope, not as a refusal;
 - a body of exactly ``max_body`` bytes accepted (waitress refuses a body of its
@@ -36,6 +44,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import resource
 import socket
 import threading
@@ -49,11 +58,13 @@ import orjson
 from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
-from waitress.parser import HTTPRequestParser
+from waitress.parser import HTTPRequestParser, ParsingError
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
-from waitress.utilities import InternalServerError
+from waitress.utilities import BadRequest, InternalServerError
 
+from mazzo.engine.errors import Text
+from mazzo.service import i18n
 from mazzo.service.config import Config
 from mazzo.service.errors import ApiError, log_refusal
 from mazzo.service.headers import ANSWER_HEADERS
@@ -74,6 +85,10 @@ THREADS = 8
 #: When stopping, how long after its last activity an idle connection stays
 #: open for a request its client may already be sending.
 STOP_LINGER = 1.0
+#: What the HTTP layer refuses before any route reads the request, whatever its route:
+#: malformed HTTP (400), a request not whole in time (408), a body or headers too
+#: large (413, 431).
+REFUSED_ON_EVERY_ROUTE = (400, 408, 413, 431)
 #: How long a connection closed after a refusal still reads (and drops) input.
 LINGER = 2.0
 #: Longest caller-supplied text an error message quotes.
@@ -109,9 +124,12 @@ def limits_of(config: Config) -> HttpLimits:
 Headers = list[tuple[str, str]]
 
 
-def error_response(error: ApiError, *, close: bool = True) -> tuple[str, Headers, bytes]:
-    """The status line, headers and body of an HTTP refusal in the JSON envelope."""
-    body = orjson.dumps(error.envelope(), option=orjson.OPT_APPEND_NEWLINE)
+def error_response(
+    error: ApiError, locale: str, *, close: bool = True
+) -> tuple[str, Headers, bytes]:
+    """The status, headers and body of an HTTP refusal in the JSON envelope, in ``locale``."""
+    with i18n.speaking(locale):
+        body = orjson.dumps(error.envelope(), option=orjson.OPT_APPEND_NEWLINE)
     status = error.http_status
     headers = [
         ("Content-Type", "application/json"),
@@ -128,18 +146,31 @@ def _quoted(text: str) -> str:
     return printable if len(printable) <= QUOTE_LIMIT else printable[:QUOTE_LIMIT] + "..."
 
 
-def _refusal(code: int, detail: str, limits: HttpLimits) -> ApiError:
-    """waitress's refusal (status and text) as the API's error, written for the caller."""
+def _language_of(request: HTTPRequestParser | None) -> str:
+    """The caller's language, from the request's Accept-Language where its headers
+    were read (they are not when the request line or headers did not parse): else English."""
+    headers = request.headers if request is not None else {}
+    return i18n.negotiate(headers.get("ACCEPT_LANGUAGE"))
+
+
+def _refusal(code: int, detail: str | Text, limits: HttpLimits) -> ApiError:
+    """waitress's refusal (status and text, or this module's own text) as the API's error."""
     if code == 413:
-        message = f"the request body is larger than the {limits.max_body} bytes accepted"
+        message = Text(
+            "the request body is larger than the {limit} bytes accepted", limit=limits.max_body
+        )
         return ApiError.http(413, message)
     if code == 431:
-        limit = limits.max_header
-        message = f"the request line and headers are larger than the {limit} bytes accepted"
+        message = Text(
+            "the request line and headers are larger than the {limit} bytes accepted",
+            limit=limits.max_header,
+        )
         return ApiError.http(431, message)
     # 400 (bad request line, header or chunked body) and 501 (a transfer coding
-    # other than chunked): both the caller's to fix.
-    return ApiError.http(400, f"not a valid HTTP/1.1 request: {_quoted(detail)}")
+    # other than chunked): both the caller's to fix. waitress's own account of
+    # what it could not read stays English, as the JSON parser's does.
+    why = detail if isinstance(detail, Text) else _quoted(detail)
+    return ApiError.http(400, Text("not a valid HTTP/1.1 request: {why}", why=why))
 
 
 class _ErrorTask(ErrorTask):
@@ -156,9 +187,15 @@ class _ErrorTask(ErrorTask):
         if isinstance(request.error, InternalServerError):
             error = ApiError.internal()
         else:
-            error = _refusal(request.error.code, str(request.error.body), channel.server.limits)
+            # waitress's text, or this module's Text (_Parser): the stubs type it str.
+            said: object = request.error.body
+            detail = said if isinstance(said, Text) else str(said)
+            error = _refusal(request.error.code, detail, channel.server.limits)
             log_refusal("REST", "the REST port", error)
-        status, headers, body = error_response(error, close=False)
+        status, headers, body = error_response(error, _language_of(request), close=False)
+        # The version this server speaks, whatever the request said (waitress
+        # answers a request whose line it could not read as HTTP/1.0).
+        self.version = "1.1"
         self.status = status
         self.response_headers = [
             *self.response_headers,
@@ -184,12 +221,59 @@ class _Task(WSGITask):
         return bytes(super().build_response_header())
 
 
+#: A CR not followed by LF, or an LF without its CR: the request line and the
+#: header lines end with CRLF (RFC 9112, section 2.2), and waitress finds the
+#: header's end by CRLF CRLF only.
+_BARE_LINE_END = re.compile(rb"\r(?!\n)|(?<!\r)\n")
+#: A Transfer-Encoding field, wherever it is in the header (waitress drops it from
+#: the parsed headers of HTTP/1.1 once it has read it).
+_TRANSFER_ENCODING = re.compile(rb"\r\ntransfer-encoding[ \t]*:", re.IGNORECASE)
+
+
 class _Parser(HTTPRequestParser):
-    """One request being read; made when its first byte arrives."""
+    """One request being read; made when its first byte arrives.
+
+    Stricter than waitress in the framing (RFC 9112): a request with both
+    ``Content-Length`` and ``Transfer-Encoding``, which waitress reads by its
+    chunks, is refused (RFC 9112, section 6.1: a server may, and must close the
+    connection after answering; nginx refuses it too); so is a
+    ``Transfer-Encoding`` in HTTP/1.0, which waitress ignores (the same section:
+    faulty framing). A line of the header not ended by CRLF is refused as soon
+    as it is seen: waitress would wait for a header's end that never comes.
+    """
 
     def __init__(self, adj: Adjustments) -> None:
         super().__init__(adj)
         self.started = time.monotonic()
+
+    def received(self, data: bytes) -> int:
+        consumed = int(super().received(data))
+        # Blank lines before a request line are ignored (RFC 9112, section 2.2), as waitress does.
+        header = self.header_plus.lstrip(b"\r\n")
+        if not (self.completed or self.headers_finished) and _bare_line_end(header):
+            # Recorded as waitress records a ParsingError, whose argument (here a
+            # Text) becomes the body: an ErrorTask answers it.
+            self.error = BadRequest(
+                Text("the request line and each header line must end with CRLF")  # type: ignore[arg-type]
+            )
+            self.completed = True
+        return consumed
+
+    def parse_header(self, header_plus: bytes) -> None:
+        super().parse_header(header_plus)
+        if _TRANSFER_ENCODING.search(header_plus) is None:
+            return
+        if "CONTENT_LENGTH" in self.headers:
+            raise ParsingError(
+                Text("a request may not have both Content-Length and Transfer-Encoding")
+            )
+        if self.version != "1.1":
+            raise ParsingError(Text("only an HTTP/1.1 request may have a Transfer-Encoding"))
+
+
+def _bare_line_end(header: bytes) -> bool:
+    # A CR at the very end of what arrived may yet be followed by its LF.
+    return _BARE_LINE_END.search(header[:-1] if header.endswith(b"\r") else header) is not None
 
 
 class _Channel(HTTPChannel):
@@ -220,6 +304,8 @@ class _Channel(HTTPChannel):
         return bool(super().received(data))
 
     def handle_close(self) -> None:
+        if self._answer_an_unfinished_request():
+            return
         if self.linger and self.lingering_until is None and self.connected:
             assert self.socket is not None  # set while connected
             try:
@@ -262,11 +348,34 @@ class _Channel(HTTPChannel):
             self.will_close = True  # idle, or an answer the client does not read
 
     def _time_out(self, limits: HttpLimits) -> None:
-        error = ApiError.http(
-            408, f"the request did not arrive within {limits.read_timeout:g} s of its first byte"
+        seconds = f"{limits.read_timeout:g}"
+        message = Text(
+            "the request did not arrive within {seconds} s of its first byte", seconds=seconds
         )
+        self._refuse_the_request(ApiError.http(408, message))
+        # If the client does not read the 408 either, the idle rule closes it.
+        self.last_activity = time.time()
+        self.spoke = True
+
+    def _answer_an_unfinished_request(self) -> bool:
+        """The client closed its side (or the connection broke) with a request begun and
+        not whole: answer 400 before closing, rather than close without a word (RFC
+        9112 answers malformed framing 400, then closes). Whether this was such a close."""
+        partial = self.request
+        if partial is None or self.requests or self.linger or self.close_when_flushed:
+            return False
+        if not (partial.headers_finished or partial.header_plus.strip()):
+            return False  # blank lines only, which precede a request: nothing was asked
+        message = Text("the client closed its side of the connection before the request was whole")
+        self._refuse_the_request(ApiError.http(400, message))
+        return True
+
+    def _refuse_the_request(self, error: ApiError) -> None:
+        """Answer the request being read with ``error`` and close, from the event loop's
+        thread (no task runs it: it is not whole). In the caller's language when its
+        headers were read."""
         log_refusal("REST", "the REST port", error)
-        status, headers, body = error_response(error)
+        status, headers, body = error_response(error, _language_of(self.request))
         head = f"HTTP/1.1 {status}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n"
         payload = head.encode("latin-1") + body
         with self.outbuf_lock:
@@ -276,9 +385,6 @@ class _Channel(HTTPChannel):
         self.request = None
         self.linger = True
         self.close_when_flushed = True
-        # If the client does not read the 408 either, the idle rule closes it.
-        self.last_activity = time.time()
-        self.spoke = True
 
 
 class _Listener(TcpWSGIServer):

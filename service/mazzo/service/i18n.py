@@ -202,12 +202,91 @@ _SUITS = {
     ),
 }
 
+#: The ranks as a verb's object, before their suit: with the definite article where the
+#: language sets one there ("il tre"), in the accusative where it declines ("тройку").
+_RANK_ACCUSATIVES = {
+    Face.ITALIAN: (
+        _p("italian rank, accusative", "the ace"),
+        _p("italian rank, accusative", "the two"),
+        _p("italian rank, accusative", "the three"),
+        _p("italian rank, accusative", "the four"),
+        _p("italian rank, accusative", "the five"),
+        _p("italian rank, accusative", "the six"),
+        _p("italian rank, accusative", "the seven"),
+        _p("italian rank, accusative", "the knave"),
+        _p("italian rank, accusative", "the knight"),
+        _p("italian rank, accusative", "the king"),
+    ),
+    Face.FRENCH: (
+        _p("french rank, accusative", "the ace"),
+        _p("french rank, accusative", "the two"),
+        _p("french rank, accusative", "the three"),
+        _p("french rank, accusative", "the four"),
+        _p("french rank, accusative", "the five"),
+        _p("french rank, accusative", "the six"),
+        _p("french rank, accusative", "the seven"),
+        _p("french rank, accusative", "the jack"),
+        _p("french rank, accusative", "the queen"),
+        _p("french rank, accusative", "the king"),
+    ),
+    Face.SPANISH: (
+        _p("spanish rank, accusative", "the ace"),
+        _p("spanish rank, accusative", "the two"),
+        _p("spanish rank, accusative", "the three"),
+        _p("spanish rank, accusative", "the four"),
+        _p("spanish rank, accusative", "the five"),
+        _p("spanish rank, accusative", "the six"),
+        _p("spanish rank, accusative", "the seven"),
+        _p("spanish rank, accusative", "the jack"),
+        _p("spanish rank, accusative", "the knight"),
+        _p("spanish rank, accusative", "the king"),
+    ),
+}
+
+#: The suits' own names, as the players call them ("swords", "spade", "мечи").
+_SUIT_NAMES = {
+    Face.ITALIAN: (
+        _p("italian suit name", "coins"),
+        _p("italian suit name", "cups"),
+        _p("italian suit name", "swords"),
+        _p("italian suit name", "batons"),
+    ),
+    Face.FRENCH: (
+        _p("french suit name", "diamonds"),
+        _p("french suit name", "hearts"),
+        _p("french suit name", "spades"),
+        _p("french suit name", "clubs"),
+    ),
+    Face.SPANISH: (
+        _p("spanish suit name", "coins"),
+        _p("spanish suit name", "cups"),
+        _p("spanish suit name", "swords"),
+        _p("spanish suit name", "clubs"),
+    ),
+}
+
 
 def card_name(card: Card, face: Face) -> str:
     """The card's name in the current language with the face's ranks and suits:
     ``7D`` of the Italian face is "sette di denari" in Italian, "siete de oros"
     in Spanish, "seven of coins" in English."""
+    return _card_words(card, _RANKS[face], face)
+
+
+def card_accusative(card: Card, face: Face) -> str:
+    """The card's name as the object of a verb or a preposition ("you play …"):
+    "тройку мечей" in Russian, "il tre di spade" in Italian, "the three of
+    swords" in English."""
+    return _card_words(card, _RANK_ACCUSATIVES[face], face)
+
+
+def suit_name(suit: int, face: Face) -> str:
+    """The name of the face's suit ``suit`` (0..3: D, C, S, B) in the current language."""
+    return str(translations(current_locale()).pgettext(*_SUIT_NAMES[face][suit]))
+
+
+def _card_words(card: Card, ranks: tuple[tuple[str, str], ...], face: Face) -> str:
     words = translations(current_locale())
-    rank = words.pgettext(*_RANKS[face][RANK_OF[card] - 1])
+    rank = words.pgettext(*ranks[RANK_OF[card] - 1])
     suit = words.pgettext(*_SUITS[face][SUIT_OF[card]])
     return f"{rank} {suit}"

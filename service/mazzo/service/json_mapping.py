@@ -3,8 +3,9 @@
 ``message_to_dict(m)`` returns exactly what
 ``json_format.MessageToDict(m, always_print_fields_with_no_presence=True)``
 returns (same keys, same values, same key order), and ``parse(text, m)``
-accepts exactly the texts ``json_format.Parse(text, m)`` accepts, building
-the same message, and refuses the others with :class:`JsonMappingError`.
+accepts exactly the texts ``json_format.Parse(text, m)`` accepts (but for
+bytes that are not base64, below), building the same message, and refuses
+the others with :class:`JsonMappingError`.
 ``message_to_json`` encodes the dict with orjson (compact UTF-8).
 
 json_format walks the descriptors on every call: a 560-byte PlayResponse takes
@@ -24,8 +25,9 @@ What the mapping does (the proto3 JSON mapping, as json_format implements it):
   ``ignore_unknown_fields`` (enum values of unknown names are refused either way).
 - scalars: 64-bit integers as strings (in: numbers or strings), 32-bit as
   numbers; bytes as standard base64 (in: standard or URL-safe, padded or
-  not); enums by name (in: names or numbers; unknown numbers kept, since proto3
-  enums are open); floats with "NaN", "Infinity", "-Infinity".
+  not, line breaks skipped); enums by name (in: names or numbers; unknown
+  numbers kept, since proto3 enums are open); floats with "NaN", "Infinity",
+  "-Infinity".
 - presence: unset fields with presence (messages, oneof members, proto3
   ``optional``) are left out; fields without presence are always printed.
 - repeated fields as lists, maps as objects with string keys.
@@ -40,11 +42,16 @@ stands for an empty message; ``null`` clears a field (not a repeated
 google.protobuf.Value, which json_format fails to null); the two spellings of one
 field may both appear (the last wins) unless the field has presence; duplicate
 keys, ``NaN`` and ``Infinity`` are refused where json_format refuses them.
+
+One refusal is this module's own: a bytes value with a character that is
+neither of base64's two alphabets, padding nor a line break is refused, as
+protojson (grpc-gateway's mapping) refuses it, where json_format skips the
+character: ``"@@@!"`` would read as no bytes at all (a state token "missing",
+an idempotency key silently dropped).
 """
 
 from __future__ import annotations
 
-import base64
 import binascii
 import json
 import math
@@ -63,6 +70,7 @@ from google.protobuf.message import Message
 __all__ = [
     "MAX_RECURSION_DEPTH",
     "JsonMappingError",
+    "JsonValueError",
     "message_to_dict",
     "message_to_json",
     "parse",
@@ -99,7 +107,9 @@ Setter = Callable[[Message, Any, int], None]
 class JsonMappingError(ValueError):
     """The JSON is not the message in the proto3 JSON mapping; json_format refuses it too.
 
-    ``path`` names where, from the top message: ``["move", "take", "[1]"]``.
+    ``path`` names where, from the top message: ``["move", "take", "[1]"]``;
+    ``field`` is the field whose value was refused (the innermost), if any: a
+    caller may answer some fields' refusals with reasons of their own.
     """
 
     def __init__(self, reason: str, path: list[str] | None = None) -> None:
@@ -107,12 +117,19 @@ class JsonMappingError(ValueError):
         self.reason = reason
         self.path = path if path is not None else []
         self.type_name = ""
+        self.field: FieldDescriptor | None = None
 
     def __str__(self) -> str:
         where = self.type_name
         for part in self.path:
             where += part if part.startswith("[") or not where else "." + part
         return f"{where}: {self.reason}" if where else self.reason
+
+
+class JsonValueError(JsonMappingError):
+    """A value of a JSON type its field takes, but not one the field can hold: an
+    integer out of range or not whole, a string that is not base64 (where a
+    :class:`JsonMappingError` of another kind says the JSON is not the message)."""
 
 
 # ---------------------------------------------------------------- public API
@@ -467,11 +484,11 @@ def _enum_json_extension() -> Any:
 def _compile_parse_into(descriptor: Descriptor, in_progress: _InProgress) -> ParseInto:
     full_name = descriptor.full_name
     # A key is a field's json_name or its proto name; the json_name wins a tie.
-    entries: dict[str, tuple[Setter, str | None]] = {}
+    entries: dict[str, tuple[Setter, str | None, FieldDescriptor]] = {}
     for field in descriptor.fields:
         oneof = field.containing_oneof
         entries.setdefault(
-            field.name, (_field_setter(field, in_progress), oneof.name if oneof else None)
+            field.name, (_field_setter(field, in_progress), oneof.name if oneof else None, field)
         )
     for field in descriptor.fields:
         entries[field.json_name] = entries[field.name]
@@ -502,7 +519,7 @@ def _compile_parse_into(descriptor: Descriptor, in_progress: _InProgress) -> Par
                 if ignore_unknown and not _EXTENSION_NAME.match(key):
                     continue
                 raise JsonMappingError(f"{full_name} has no field {_shown(key)} (fields: {known})")
-            setter, oneof = entry
+            setter, oneof, field = entry
             if oneof is not None and value is not None:
                 # A oneof (or an `optional` field, whose presence is a oneof) takes one value.
                 if oneofs_seen is None:
@@ -514,9 +531,12 @@ def _compile_parse_into(descriptor: Descriptor, in_progress: _InProgress) -> Par
                 setter(message, value, depth)
             except JsonMappingError as error:
                 error.path.insert(0, key)
+                error.field = error.field or field
                 raise
             except Exception as error:
-                raise _wrapped(error, path=[key]) from error
+                wrapped = _wrapped(error, path=[key])
+                wrapped.field = field
+                raise wrapped from error
 
     def _none_known(keys: list[Any] | tuple[Any, ...] | str) -> bool:
         return all(
@@ -725,9 +745,9 @@ def _to_int(value: Any) -> int:
         return value
     # json_format's _ConvertInteger, step by step.
     if isinstance(value, float) and not value.is_integer():
-        raise JsonMappingError(f"not an integer: {_shown(value)}")
+        raise JsonValueError(f"not an integer: {_shown(value)}")
     if isinstance(value, str) and " " in value:
-        raise JsonMappingError(f"not an integer: {_shown(value)}")
+        raise JsonValueError(f"not an integer: {_shown(value)}")
     if isinstance(value, bool):
         raise JsonMappingError(f"not an integer: {_shown(value)}")
     if not isinstance(value, int | float | str):
@@ -738,9 +758,9 @@ def _to_int(value: Any) -> int:
         try:
             number = float(value)
         except ValueError:
-            raise JsonMappingError(f"not an integer: {_shown(value)}") from None
+            raise JsonValueError(f"not an integer: {_shown(value)}") from None
         if not number.is_integer():
-            raise JsonMappingError(f"not an integer: {_shown(value)}") from None
+            raise JsonValueError(f"not an integer: {_shown(value)}") from None
         return int(number)
 
 
@@ -758,7 +778,7 @@ def _int_in_range(low: int, high: int) -> Callable[[Any], int]:
     def to_int(value: Any) -> int:
         number = _to_int(value)
         if not low <= number <= high:
-            raise JsonMappingError(f"integer out of range ({low}..{high})")
+            raise JsonValueError(f"integer out of range ({low}..{high})")
         return number
 
     return to_int
@@ -786,16 +806,25 @@ def _to_string(value: Any) -> str:
     return value
 
 
+#: Base64's URL-safe alphabet read as the standard one.
+_URL_SAFE = bytes.maketrans(b"-_", b"+/")
+
+
 def _to_bytes(value: Any) -> bytes:
-    # json_format's way: pad (always, 1 to 4 '='), then the lenient URL-safe decoder,
-    # which also takes the standard alphabet.
+    # Standard or URL-safe (or both), padded or not, line breaks skipped, as
+    # protojson reads them; any other character is refused (the module's docstring).
     if not isinstance(value, str):
         raise JsonMappingError(f"expected a base64 string, not {_kind(value)}")
-    encoded = value.encode("utf-8")
+    if not value.isascii():
+        raise JsonValueError("not base64")
+    encoded = value.encode("ascii")
+    if b"\n" in encoded or b"\r" in encoded:
+        encoded = encoded.replace(b"\r", b"").replace(b"\n", b"")
+    data = encoded.rstrip(b"=").translate(_URL_SAFE)
     try:
-        return base64.urlsafe_b64decode(encoded + b"=" * (4 - len(encoded) % 4))
-    except (binascii.Error, ValueError):  # ValueError: non-ASCII characters
-        raise JsonMappingError("not base64") from None
+        return binascii.a2b_base64(data + b"=" * (-len(data) % 4), strict_mode=True)
+    except binascii.Error:
+        raise JsonValueError("not base64") from None
 
 
 def _to_double(value: Any) -> float:

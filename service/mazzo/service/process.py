@@ -9,8 +9,9 @@ listening sockets come from differs: bound here by the single process, handed
 over by the supervisor to a worker.
 
 Stopping: health turns NOT_SERVING and ``/readyz`` 503; on SIGTERM the
-process goes on serving for ``MAZZO_DRAIN_SECONDS`` (while load balancers
-take it out), then refuses new calls; calls in flight get
+process goes on serving while load balancers take it out, until no new request
+has arrived for a second, for ``MAZZO_DRAIN_SECONDS`` at most
+(mazzo.service.drain), then refuses new calls; calls in flight get
 ``MAZZO_GRACE_SECONDS`` to finish (:func:`stop_gracefully`).
 """
 
@@ -28,6 +29,7 @@ from types import FrameType
 from prometheus_client import make_wsgi_app
 
 from mazzo.service.config import Config, split_addr
+from mazzo.service.drain import Arrivals, drain, noting_arrivals
 from mazzo.service.grpc_server import GrpcServer
 from mazzo.service.handlers import EngineHandlers
 from mazzo.service.headers import with_answer_headers
@@ -51,6 +53,8 @@ class ServerProcess:
     #: The REST gateway and the Prometheus exposition, each a WSGI app.
     rest_app: WsgiApp
     exporter: WsgiApp
+    #: When the last request arrived, on either transport: the drain waits for a pause.
+    arrivals: Arrivals
     http: HttpServer | None = None
 
     @classmethod
@@ -60,6 +64,7 @@ class ServerProcess:
         """The parts, not started: gRPC on ``grpc_addr`` (a worker shares its port
         with the others, ``reuse_port``, and names itself, ``worker``, in each answer)."""
         metrics = Metrics()
+        arrivals = Arrivals()
         searches = search_pool_of(config)
         handlers = EngineHandlers.from_config(config, metrics, searches or think)
         grpc = GrpcServer(
@@ -70,6 +75,7 @@ class ServerProcess:
             max_message_bytes=config.max_request_bytes,
             reuse_port=reuse_port,
             worker=worker,
+            arrivals=arrivals,
         )
         ready = threading.Event()
         ready.set()
@@ -83,7 +89,8 @@ class ServerProcess:
             cors_origins=config.cors_origins,
         )
         exporter = with_answer_headers(make_wsgi_app(metrics.exposition_registry))
-        return cls(config, searches, grpc, ready, rest_app, exporter)
+        rest = noting_arrivals(rest_app, arrivals)
+        return cls(config, searches, grpc, ready, rest, exporter, arrivals)
 
     def start(self) -> None:
         """Start the search processes (ready before any call reaches them), then gRPC."""
@@ -97,10 +104,16 @@ class ServerProcess:
         return self.http
 
     def stop(self, drain_delay: float, keep_running: Callable[[], None] = lambda: None) -> None:
-        """Drain for ``drain_delay`` seconds, let calls in flight finish, close the pool."""
+        """Drain for ``drain_delay`` seconds at most, let calls in flight finish, close the pool."""
         assert self.http is not None, "stop() after listen()"
         stop_gracefully(
-            self.grpc, self.http, self.ready, drain_delay, self.config.grace_seconds, keep_running
+            self.grpc,
+            self.http,
+            self.ready,
+            self.arrivals,
+            drain_delay,
+            self.config.grace_seconds,
+            keep_running,
         )
         self.close_searches()
 
@@ -119,7 +132,8 @@ def serve_one_process(config: Config) -> int:
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         if not stop_signals:
-            log.info("%s received: draining", signal.Signals(signum).name)
+            how = "draining" if signum == signal.SIGTERM else "stopping without the drain delay"
+            log.info("%s received: %s", signal.Signals(signum).name, how)
         stop_signals.append(signum)
 
     signal.signal(signal.SIGTERM, on_signal)
@@ -155,24 +169,30 @@ def stop_gracefully(
     grpc_server: GrpcServer,
     http_server: HttpServer,
     ready: threading.Event,
+    arrivals: Arrivals,
     drain_delay: float,
     grace: float,
     keep_running: Callable[[], None] = lambda: None,
 ) -> None:
     """The graceful stop of one server process, on both transports.
 
-    First, for ``drain_delay`` seconds, report not ready (gRPC health
-    NOT_SERVING, ``/readyz`` 503) and go on serving everything, so that load
-    balancers and clients watching health move new calls elsewhere; then stop
-    accepting and give the calls in flight ``grace`` seconds to finish.
+    First drain: report not ready (gRPC health NOT_SERVING, ``/readyz`` 503) and
+    go on serving everything, so that load balancers and clients watching health
+    move new calls elsewhere, until no new request has arrived (``arrivals``)
+    for QUIET_SECONDS, ``drain_delay`` seconds at most (mazzo.service.drain);
+    then stop accepting and give the calls in flight ``grace`` seconds to finish.
     ``keep_running`` is called often meanwhile (a worker tells its parent it lives).
     """
     ready.clear()
     grpc_server.not_serving()
-    deadline = time.monotonic() + drain_delay
-    while time.monotonic() < deadline:
+
+    def serve(timeout: float) -> None:
         keep_running()
-        http_server.poll(min(TICK, max(deadline - time.monotonic(), 0.0)))
+        http_server.poll(min(TICK, timeout))
+
+    if drain_delay > 0:
+        # How long and why: what an operator checks MAZZO_DRAIN_SECONDS against.
+        log.info("%s", drain(drain_delay, arrivals, serve))
     http_server.stop_accepting()
     started = time.monotonic()
     grpc_took: list[float] = []  # measured by the stop itself: REST may drain longer

@@ -11,19 +11,28 @@ from __future__ import annotations
 
 import logging
 import pathlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import orjson
 from flask import Flask, Response, current_app, request
+from google.protobuf.message import Message
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
-from mazzo.engine.errors import Text
+from mazzo.engine.deal import invalid_seed
+from mazzo.engine.errors import N_, Text
 from mazzo.service import i18n
-from mazzo.service.errors import ApiError, ServiceReason
-from mazzo.service.handlers import EngineHandlers, Rpc, rpcs
+from mazzo.service.errors import HTTP_STATUS, ApiError, ServiceReason
+from mazzo.service.handlers import EngineHandlers, Rpc, refusal_codes, rpcs
 from mazzo.service.headers import ANSWER_HEADERS, DOCS_POLICY, PLAY_POLICY
-from mazzo.service.json_mapping import JsonMappingError, message_to_json, parse
+from mazzo.service.http_server import REFUSED_ON_EVERY_ROUTE
+from mazzo.service.json_mapping import (
+    JsonMappingError,
+    JsonValueError,
+    message_to_json,
+    parse,
+)
 from mazzo.service.metrics import Metrics, instrument_flask
+from mazzo.service.state_token import STATE_UNRECOGNIZED
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +47,40 @@ def _json_bytes(body: bytes, status: int = 200) -> Response:
 
 def _error_response(error: ApiError) -> Response:
     return _json(error.envelope(), error.http_status)
+
+
+#: The request fields whose value the JSON mapping refuses with a reason of their
+#: own, the one the server gives such a value over gRPC too (docs/api.md, Errors):
+#: a state that is not base64 is no state token, as bytes that start with no
+#: token format are; a seed out of 0..2**64-1 is INVALID_SEED, as the engine says.
+_FIELD_REFUSALS: dict[str, Callable[[], ApiError]] = {
+    "state": lambda: ApiError.invalid(
+        STATE_UNRECOGNIZED,
+        Text(N_("state is not a Mazzo state token: it is not base64 (standard or URL-safe)")),
+    ),
+    "idempotency_key": lambda: ApiError.invalid(
+        ServiceReason.INVALID_IDEMPOTENCY_KEY,
+        Text(N_("idempotency_key is not base64 (standard or URL-safe)")),
+    ),
+    "seed": lambda: ApiError.from_rule_error(invalid_seed()),
+}
+
+
+def _json_refusal(error: JsonMappingError, request: Message) -> ApiError:
+    """A request body the JSON mapping refused: for a value of the right JSON type
+    that its field cannot hold, the field's own reason, if it has one; else
+    MALFORMED_REQUEST, in the parser's words (naming the field and what it holds),
+    which stay English."""
+    field = error.field
+    if (
+        isinstance(error, JsonValueError)
+        and field is not None
+        and field.containing_type is request.DESCRIPTOR
+    ):
+        refusal = _FIELD_REFUSALS.get(field.name)
+        if refusal is not None:
+            return refusal()
+    return ApiError.invalid(ServiceReason.MALFORMED_REQUEST, Text("{why}", why=str(error)))
 
 
 def _view(rpc: Rpc, max_bytes: int, *, strict_json: bool = False) -> Callable[[], Response]:
@@ -65,11 +108,7 @@ def _view(rpc: Rpc, max_bytes: int, *, strict_json: bool = False) -> Callable[[]
             try:
                 parse(body, message, ignore_unknown_fields=ignore_unknown)
             except JsonMappingError as exc:
-                # The JSON parser's words (naming the field and what it holds) stay English.
-                message_text = Text("{why}", why=str(exc))
-                return _error_response(
-                    ApiError.invalid(ServiceReason.MALFORMED_REQUEST, message_text)
-                )
+                return _error_response(_json_refusal(exc, message))
         try:
             reply = rpc.call(message)
         except ApiError as error:
@@ -112,6 +151,19 @@ def _refuse_long_targets() -> Response | None:
         "the request target is longer than the {limit} bytes accepted", limit=MAX_TARGET_BYTES
     )
     return _error_response(ApiError.http(414, message))
+
+
+def refusal_statuses(http_method: str, request_fields: Collection[str]) -> list[int]:
+    """Every HTTP status an API route refuses with, for its verb and its request
+    message's fields (proto names): the HTTP layer's on any request, a target too
+    long (414), on a route with a body what the body brings (a malformed one 400,
+    too large 413, encoded 415), and its handler's refusals as grpc-gateway maps
+    them. The OpenAPI document declares these (tools/gen_openapi.py)."""
+    statuses = {*REFUSED_ON_EVERY_ROUTE, 414}
+    if http_method != "GET":
+        statuses |= {400, 413, 415}
+    statuses |= {HTTP_STATUS[code] for code in refusal_codes(request_fields)}
+    return sorted(statuses)
 
 
 def _speak_the_asked_language() -> None:

@@ -250,6 +250,12 @@ class StateSealer:
         return [(kid, derive_key(key, purpose)) for kid, key in self._keys]
 
 
+def key_id_of(token: bytes) -> str:
+    """The id of the key that sealed ``token``, read from its header (the token is
+    not opened: a caller that needs it authentic opens it first)."""
+    return _parse_header(token)[0]
+
+
 def derive_key(key: bytes, purpose: bytes) -> bytes:
     """The 32-byte key for ``purpose`` (an HKDF-SHA256 label) derived from a state key."""
     return HKDF(hashes.SHA256(), 32, salt=None, info=purpose).derive(key)

@@ -22,6 +22,7 @@ from typing import NamedTuple
 from cryptography.hazmat.primitives import hashes, hmac
 
 from mazzo.engine.errors import InvalidInput, Reason, Text
+from mazzo.engine.events import Event
 from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.state_token import random_u64
 
@@ -80,6 +81,45 @@ class Table(NamedTuple):
 
 
 NO_TABLE = Table()
+
+
+def forfeit_winner(scores: Sequence[int], lost: int) -> int:
+    """The side that wins when side ``lost`` forfeits: the best placed of the other
+    sides by score (the other one, with two), the lower side of a tie."""
+    others = [side for side in range(len(scores)) if side != lost]
+    return max(others, key=lambda side: (scores[side], -side))
+
+
+# ---------------------------------------------------------------- the table's events
+# What the table does to a game, told as the engine's events are (public: no
+# visible_to), beside them in a call's answer.
+
+
+class _TimeExpiredFields(NamedTuple):
+    seat: int
+    level: str
+
+
+class TimeExpired(Event, _TimeExpiredFields):
+    """The seat to play ran out of time: the computer at ``level`` plays its move."""
+
+    __slots__ = ()
+
+
+#: Why a side forfeits: its time ran out (the wire's FORFEIT_REASON_TIME_EXPIRED).
+TIME_EXPIRED = "TIME_EXPIRED"
+
+
+class _ForfeitFields(NamedTuple):
+    seat: int
+    side: int
+    reason: str
+
+
+class Forfeit(Event, _ForfeitFields):
+    """Seat ``seat``'s side lost the game before its end, for ``reason``."""
+
+    __slots__ = ()
 
 
 def dump_table(table: Table) -> bytes:
@@ -149,10 +189,11 @@ class MoveRandomness:
 
     Without an idempotency key they are fresh (os.urandom), so forks of a token
     predict nothing. With one they are HMAC-SHA256 under a key derived from the
-    server's sealing key, over the token, the call's move and the idempotency
-    key, and a counter: the same call repeated draws the same numbers, and a
-    caller that knows its own key still cannot compute them, nor learn from one
-    branch anything of another key's.
+    state key that sealed the token (the one its key id names, not the server's
+    sealing key), over the token, the call's move and the idempotency key, and a
+    counter: the same call repeated draws the same numbers on every server that
+    opens the token, and a caller that knows its own key still cannot compute
+    them, nor learn from one branch anything of another key's.
     """
 
     def __init__(self, secret: bytes | None = None, context: Sequence[bytes] = ()) -> None:

@@ -25,12 +25,14 @@ The parent logs "gRPC listening on ...", "REST listening on ...", "metrics
 listening on ..." once every worker serves both transports.
 
 Stopping: SIGTERM or SIGINT to the parent closes its copies of the REST and
-metrics sockets and sends SIGTERM to every worker; a worker stops as a single
-process does (mazzo.service.process.stop_gracefully): NOT_SERVING and ``/readyz`` 503
-while it still serves for MAZZO_DRAIN_SECONDS (not after Ctrl-C), then it
-refuses new calls and lets calls in flight finish, on both transports, for
-MAZZO_GRACE_SECONDS; the parent kills what is left after both and exits 0.
-SIGQUIT is gunicorn's quick stop.
+metrics sockets and sends the same signal to every worker (SIGINT to the whole
+group, as Ctrl-C in a terminal sends it, reaches each worker directly too).
+A worker stops as a single process does (mazzo.service.process.stop_gracefully):
+after SIGTERM NOT_SERVING and ``/readyz`` 503 while it still serves for
+MAZZO_DRAIN_SECONDS, after SIGINT without that delay; then it refuses new calls
+and lets calls in flight finish, on both transports, for MAZZO_GRACE_SECONDS;
+the parent kills what is left after both and exits 0. So SIGTERM drains every
+worker and SIGINT none, whoever receives it. SIGQUIT is gunicorn's quick stop.
 
 A worker that dies after it started (a crash, the OOM killer) is noticed by the
 parent, logged as an error ("worker PID stopped unexpectedly: starting a
@@ -213,14 +215,16 @@ class Worker(BaseWorker):
                 break
         # The drain delay is for SIGTERM (an orchestrator's stop), not Ctrl-C.
         sigterm = self._stop_signal == signal.SIGTERM
-        self.server.stop(self.plan.config.drain_seconds if sigterm else 0.0, self.notify)
+        drain = self.plan.config.drain_seconds if sigterm else 0.0
+        log.info("worker %d stopping, %s", self.pid, _drain_words(drain))
+        self.server.stop(drain, self.notify)
 
 
 # ---------------------------------------------------------------------- parent
 
 
 class Master(Arbiter):
-    """gunicorn's arbiter, plus the gRPC port, Mazzo's log lines and draining on SIGINT."""
+    """gunicorn's arbiter, plus the gRPC port, Mazzo's log lines and SIGINT passed on as is."""
 
     def __init__(self, app: Application):
         self.plan = app.plan
@@ -258,8 +262,15 @@ class Master(Arbiter):
         raise StopIteration
 
     def handle_int(self) -> None:
-        log.info("SIGINT received: draining")
+        log.info("SIGINT received: stopping without the drain delay")
         raise StopIteration
+
+    def kill_workers(self, sig: int) -> None:
+        # gunicorn stops its workers with SIGTERM, which drains; after SIGINT to the
+        # parent alone they get SIGINT instead, as Ctrl-C to the group gives them.
+        if sig == signal.SIGTERM and self.stopping and self._stop_signal == signal.SIGINT:
+            sig = signal.SIGINT
+        super().kill_workers(sig)
 
     def stop(self, graceful: bool = True) -> None:
         self.stopping = True
@@ -319,6 +330,10 @@ class Master(Arbiter):
             metrics_host = split_addr(plan.config.metrics_addr)[0]
             log.info("metrics listening on %s:%d", metrics_host, plan.metrics[1])
         self._announced = True
+
+
+def _drain_words(drain: float) -> str:
+    return f"draining for {drain:g} s" if drain else "without the drain delay"
 
 
 def _child_exit(master: Master, worker: Worker) -> None:

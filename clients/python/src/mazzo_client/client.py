@@ -99,8 +99,6 @@ class MazzoClient:
         players: int = 2,
         *,
         options: Message | None = None,
-        scopa: pb.ScopaOptions | None = None,
-        tressette: pb.TressetteOptions | None = None,
         seed: int | None = None,
         decks: Iterable[Sequence[str]] = (),
         first_dealer: int | None = None,
@@ -111,14 +109,15 @@ class MazzoClient:
         **fields: Any,
     ) -> pb.NewGameResponse:
         """Shuffle (or take ``decks``) and deal the game ``options`` names (its options
-        message, e.g. ``pb.BriscolaOptions(target=2)``; default Scopa's). ``scopa=`` and
-        ``tressette=`` are the keywords of earlier releases, the same as ``options=``.
+        message, e.g. ``pb.BriscolaOptions(target=2)``; default Scopa's), or the game's
+        own keyword does, as NewGameRequest names it: ``briscola=pb.BriscolaOptions()``.
 
         ``computers`` (see :func:`mazzo_client.computer`) are the seats the server
         plays itself; ``clock`` times the people's moves. Any other field of
-        NewGameRequest may be given by its proto name.
+        NewGameRequest may be given by its proto name; any other keyword is refused
+        (TypeError).
         """
-        chosen = game_options(options, {"scopa": scopa, "tressette": tressette})
+        chosen, fields = game_options(options, fields)
         fields = table_fields(computers, clock, fields)
         request = new_game_request(players, chosen, seed, decks, first_dealer, fields)
         return self._call("NewGame", request, pb.NewGameResponse, metadata, timeout)

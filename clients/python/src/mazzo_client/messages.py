@@ -73,6 +73,11 @@ def advance_request(
     )
 
 
+#: NewGameRequest's oneof ``game``: one field per game, named as the game, of the
+#: game's options message. new_game() takes each as a keyword (``briscola=``...).
+GAME_ONEOF = pb.NewGameRequest.DESCRIPTOR.oneofs_by_name["game"]
+
+
 def new_game_request(
     players: int,
     options: Message | None,
@@ -86,8 +91,14 @@ def new_game_request(
     NewGameRequest's oneof ``game`` of its type. None: Scopa with its defaults.
 
     ``fields`` are any other fields of NewGameRequest, by their proto names:
-    fields added to the API after this client was written still reach it.
+    fields added to the API after this client was written still reach it. A
+    name that is no field of NewGameRequest is refused (TypeError).
     """
+    unknown = sorted(set(fields) - set(pb.NewGameRequest.DESCRIPTOR.fields_by_name))
+    if unknown:
+        raise TypeError(
+            f"new_game() got unexpected keyword(s) {', '.join(unknown)}: no field of NewGameRequest"
+        )
     request = pb.NewGameRequest(
         players=players,
         seed=seed,
@@ -103,21 +114,32 @@ def new_game_request(
 def game_field(options: Message) -> str:
     """The field of NewGameRequest's oneof ``game`` that holds ``options``'s type."""
     kind = options.DESCRIPTOR.full_name
-    for field in pb.NewGameRequest.DESCRIPTOR.oneofs_by_name["game"].fields:
+    for field in GAME_ONEOF.fields:
         if field.message_type is not None and field.message_type.full_name == kind:
             return str(field.name)
     raise TypeError(f"{kind} is no game's options message")
 
 
-def game_options(options: Message | None, legacy: dict[str, Message | None]) -> Message | None:
-    """``options``, or the one message given by a game's own keyword (``scopa=``,
-    ``tressette=``: the keywords of earlier releases, kept working)."""
-    given = [message for message in legacy.values() if message is not None]
-    if options is not None:
-        given.append(options)
+def game_options(
+    options: Message | None, fields: dict[str, Any]
+) -> tuple[Message | None, dict[str, Any]]:
+    """The game's options message, and the other fields: ``options``, or the one
+    message given by the game's own keyword, a field of NewGameRequest's oneof
+    ``game`` (``scopa=``, ``tressette=``, ``briscola=``: every game the proto
+    names), which must be of that field's type. More than one is refused."""
+    rest = dict(fields)
+    given = [] if options is None else [options]
+    for field in GAME_ONEOF.fields:
+        message = rest.pop(field.name, None)
+        if message is None:
+            continue
+        wanted = field.message_type.full_name if field.message_type is not None else ""
+        if not isinstance(message, Message) or message.DESCRIPTOR.full_name != wanted:
+            raise TypeError(f"{field.name}= takes a {wanted}, not {type(message).__name__}")
+        given.append(message)
     if len(given) > 1:
         raise TypeError("give one game's options message")
-    return given[0] if given else None
+    return (given[0] if given else None), rest
 
 
 def suggest_request(

@@ -23,8 +23,8 @@ happen to hold, and independent deals crowd some unseen cards into a hand and
 leave others out. :func:`even_dealer` deals in passes instead, so that over
 the deals each other hand holds each unseen card about as often as any other
 (stratified sampling). In 2-player Scopa this lifted the world search's
-wins against the PIMC baseline about as much as four times the worlds lift the
-baseline's (docs/bots.md).
+wins against the classic design (every world dealt alone) about as much as
+four times the worlds lift that design's (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations

@@ -222,9 +222,9 @@ def _searcher(view: TressetteView, even: bool = False, inferred: bool = False) -
 
 
 #: Tressette's hooks for the players (mazzo.engine.players.games): its world
-#: search, 6 cards deep as the arena's pilots chose, serves the PIMC baseline;
-#: its expert plays by play-outs (a search of a few cards, judged by the thirds
-#: won, lost to the rules of thumb: 26% of 120 two-player matches at 100 ms).
+#: search, 6 cards deep as the arena's pilots chose; its expert plays by
+#: play-outs (a search of a few cards, judged by the thirds won, lost to the
+#: rules of thumb: 26% of 120 two-player matches at 100 ms).
 BOTS = GameBots(
     simulator=_simulator,
     play_out=play_out,

@@ -39,7 +39,7 @@ module holding ``BOTS``):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
@@ -63,14 +63,6 @@ class WorldSearch(Protocol):
     nodes: int
 
     def root(self, moves: Sequence[Move], depth: int, cap: float | None = None) -> list[float]: ...
-
-    # A walk through the world, a move at a time (mazzo.engine.players.ismcts).
-    def key(self, move: Move) -> Hashable: ...
-    def actions(self) -> list[Hashable]: ...
-    def searchers_turn(self) -> bool: ...
-    def step(self, action: Hashable) -> None: ...
-    def ended(self) -> bool: ...
-    def worth(self) -> float: ...
 
 
 #: ``world(rng, evaluation, more, done)``: a world dealt with ``rng`` and its search.
@@ -97,15 +89,6 @@ class GameBots:
 def bots_for(view: Any) -> GameBots:
     """The hooks of the game ``view`` (any game's view: it carries its status) is of."""
     return bots_of(view.status.game)
-
-
-def searcher_for(view: Any, player: str) -> Callable[..., World]:
-    """The world search of ``view``'s game, for ``player`` (a name for the error):
-    a ValueError where the game has none (Briscola)."""
-    searcher = bots_for(view).searcher
-    if searcher is None:
-        raise ValueError(f"{player} has no world search of {view.status.game}")
-    return searcher
 
 
 @cache

@@ -44,10 +44,11 @@ KEEP = 0.02
 #: tells (a taking is worth its cards, a lay costs one) and a cheaper card to
 #: lay does not. The rules of thumb's every preference (0) read the greedy
 #: player best (+2.6 points of matches against it at 20 worlds a move, 1,000
-#: matches, where 4 gave +1.9) but misread a search: the PIMC baseline's true
-#: hand broke a play that told in 38% of its positions, a random hand in 47%;
-#: at 4, 17% against 30%. At 20 worlds a move against that baseline, 0 lost
-#: 1.4 points of matches, 4 none.
+#: matches, where 4 gave +1.9) but misread a search: the true hand of a
+#: classic perfect-information search broke a play that told in 38% of its
+#: positions, a random hand in 47%; at 4, 17% against 30%. At 20 worlds a move
+#: against that search, 0 lost 1.4 points of matches, 4 none
+#: (benchmarks/RESULTS.md).
 MARGIN = 4.0
 #: Values closer than this are a tie (the rules of thumb then choose at random).
 _TIE = 1e-9

@@ -4,9 +4,9 @@ A sampled world (:mod:`mazzo.engine.players.determinize`) fixes every card: the
 hands, and the stock's order. This module searches such a world a few moves
 deep on the fast path's mutable lists (no Move, state or event is made), and
 values what it reaches with a static evaluation of the cards each side has
-won. Two users: the PIMC baseline (:mod:`mazzo.engine.players.pimc`), and the
-expert's world search (:mod:`mazzo.engine.players.world_search`), which adds the
-sweep a table leaves to the side to move and the match's target.
+won. Its user is the expert's world search
+(:mod:`mazzo.engine.players.world_search`), which adds the sweep a table
+leaves to the side to move and the match's target.
 
 Every node is counted, and every :data:`CHECK_EVERY` nodes the caller's meter
 (``more(simulations done)``, :meth:`mazzo.engine.players.base.Budget.meter`)
@@ -23,9 +23,8 @@ napoletane.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from mazzo.engine.cards import COINS, DECK, SETTEBELLO, Card
 from mazzo.engine.game import Move, game_winner
@@ -233,14 +232,6 @@ class ScopaSearch(_Root):
         #: (past the horizon, its sweeps and settebello and a share of the rest).
         self.points: list[float] = []
         self._mine = 0.0
-        #: Where a walk (:meth:`step`) stands: the seat to play, the table, the
-        #: side that took last, the cards left to play.
-        self._at = (
-            state.to_play,
-            state.table,
-            state.last_capture_side,
-            sum(map(len, self.hands)) + len(self.stock),
-        )
 
     def root(self, moves: Sequence[Move], depth: int, cap: float | None = None) -> list[float]:
         """The worth of each move of the seat to play, searched ``depth`` moves deep
@@ -261,57 +252,6 @@ class ScopaSearch(_Root):
         self.nodes += 1
         if not self.nodes % CHECK_EVERY and not self.more(self.done):
             raise OutOfBudget
-
-    # A walk: one line of play through the world, a move at a time, for a search
-    # that builds its own tree (mazzo.engine.players.ismcts). It changes the
-    # world for good: a walk is the world's last use.
-
-    def key(self, move: Move) -> Hashable:
-        """The walk's name of an engine move (what :meth:`actions` lists)."""
-        return move.card, move.take
-
-    def actions(self) -> list[Hashable]:
-        """The moves of the seat to play, in this world."""
-        seat, table = self._at[0], self._at[1]
-        return [(card, take) for card, take in self._moves(self.hands[seat], table)]
-
-    def searchers_turn(self) -> bool:
-        return self.side_of[self._at[0]] == self.side
-
-    def step(self, action: Hashable) -> None:
-        """Play ``action`` (one of :meth:`actions`), and deal the next round when
-        every hand is empty."""
-        seat, table, last, left = self._at
-        card, take = cast(tuple[Card, frozenset[Card]], action)
-        self.hands[seat].remove(card)
-        if take:
-            side = self.side_of[seat]
-            bits = _BIT[card]
-            for taken in take:
-                bits |= _BIT[taken]
-            self.masks[side] |= bits
-            if len(take) == len(table) and is_sweep(self.rules, card, table, left == 1):
-                self.sweeps[side] += 1
-            table, last = tuple([c for c in table if c not in take]), side
-        else:
-            table = (*table, card)
-        seat, left = (seat + 1) % self.players, left - 1
-        if left and not self.hands[seat]:
-            self.hands = self._round(self.dealt)
-            self.dealt += self.players * self.hand_size
-        self._at = seat, table, last, left
-
-    def ended(self) -> bool:
-        """Whether the walk reached the hand's end."""
-        return not self._at[3]
-
-    def worth(self) -> float:
-        """Where the walk stands, to the searching side: the hand's end as
-        scored, else the horizon's static evaluation."""
-        seat, table, last, left = self._at
-        if not left:
-            return self._final(table, last)
-        return self._horizon(seat, table, last, left, -_INF, _INF)
 
     def _play(
         self,
@@ -655,14 +595,6 @@ class TressetteSearch(_Root):
         self.start = state
         self.points: list[float] = []  # by root move, as ScopaSearch.points
         self._mine = 0.0
-        #: Where a walk (:meth:`step`) stands: the seat to play, the trick, its
-        #: leader, the side that won the last trick.
-        self._at: tuple[int, list[Card], int, int] = (
-            state.to_play,
-            list(state.trick),
-            state.leader,
-            0,
-        )
 
     def root(self, moves: Sequence[Move], depth: int, cap: float | None = None) -> list[float]:
         """As :meth:`ScopaSearch.root`."""
@@ -678,42 +610,6 @@ class TressetteSearch(_Root):
         self.nodes += 1
         if not self.nodes % CHECK_EVERY and not self.more(self.done):
             raise OutOfBudget
-
-    # A walk, as ScopaSearch's.
-
-    def key(self, move: Move) -> Hashable:
-        return move.card
-
-    def actions(self) -> list[Hashable]:
-        seat, trick = self._at[0], self._at[1]
-        return list(playable(self.hands[seat], trick))
-
-    def searchers_turn(self) -> bool:
-        return self._at[0] % 2 == self.side
-
-    def step(self, action: Hashable) -> None:
-        """Play the card ``action``; a full trick goes to its winner, who leads
-        the next after each seat draws from the stock, the winner first."""
-        seat, trick, leader, last_side = self._at
-        card = cast(Card, action)
-        self.hands[seat].remove(card)
-        trick = [*trick, card]
-        if len(trick) < self.players:
-            self._at = (seat + 1) % self.players, trick, leader, last_side
-            return
-        winner = trick_winner(leader, trick, self.players)
-        self.thirds[winner % 2] += sum(CARD_THIRDS[c] for c in trick)
-        self._draw(winner)
-        self._at = winner, [], winner, winner % 2
-
-    def ended(self) -> bool:
-        return not self._at[1] and not self.hands[self._at[0]]
-
-    def worth(self) -> float:
-        """The hand's end as scored, else the thirds won (the horizon's)."""
-        if self.ended():
-            return self._final(self._at[3])
-        return self._thirds_margin()
 
     def _play(
         self,

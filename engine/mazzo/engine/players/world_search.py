@@ -6,7 +6,9 @@ searches that world by alpha-beta a few moves deep
 (:mod:`mazzo.engine.players.search`, through the game's ``searcher`` and
 ``search_depth`` hooks) and adds each legal move's worth to its
 total; the worlds go on until the budget is spent, and the move with the best
-total is played. What it adds to the classic design (:mod:`mazzo.engine.players.pimc`):
+total is played. What it adds to the classic design (perfect-information Monte
+Carlo: each world searched with every seat at its best, its horizon valued by
+the cards won):
 
 * the sweep a table leaves: at the search's horizon the side to move sweeps
   the table if it can, so a line is not judged as if the sweep never came;
@@ -54,7 +56,8 @@ from mazzo.engine.players.search import Evaluation, OutOfBudget
 
 #: The arena's pilots chose the capture quiescence and the other seat half
 #: modelled (its rules of thumb, a random card one time in ten), half at its
-#: worst: the model alone beat greedy more often but lost to the PIMC baseline.
+#: worst: the model alone beat greedy more often but lost to the classic design
+#: (benchmarks/RESULTS.md).
 EVALUATION = Evaluation(
     sweep_risk=True, match=True, sevens=True, captures=True, modelled=0.1, model_share=0.5
 )
@@ -63,8 +66,8 @@ EVALUATION = Evaluation(
 def evaluation_of(view: Any) -> Evaluation:
     """The evaluation for ``view``'s table: :data:`EVALUATION`, or, with more
     than two seats, that with the other sides at their worst, unmodelled (in
-    Scopone scientifico the model won 36% of 120 against the PIMC baseline, and
-    61% without it)."""
+    Scopone scientifico the model won 36% of 120 against the classic design,
+    and 61% without it: benchmarks/RESULTS.md)."""
     if len(view.hand_sizes) == 2:
         return EVALUATION
     return replace(EVALUATION, modelled=None)
@@ -84,7 +87,7 @@ STOP_MIN = 6
 #: The worlds' other hands cover the unseen cards evenly, deal after deal
 #: (:func:`mazzo.engine.players.determinize.even_dealer`), rather than each
 #: drawn alone: in 2-player Scopa worth about what four times the worlds are
-#: worth to the PIMC baseline.
+#: worth to the classic design (benchmarks/RESULTS.md).
 EVEN_DEALS = True
 #: The worlds lean to the other hands the other seats' plays point at, where
 #: the game's searcher knows how (``inferred``: at a Scopa table of two,
@@ -95,8 +98,8 @@ INFER_PLAYS = True
 #: millisecond of the budget, at most (30 at 100 ms). A hand's first moves,
 #: whose worlds hold ten cards a hand, then spend up to the whole budget and
 #: its last ones a few milliseconds: in Scopone scientifico six worlds a move
-#: won 76% of 300 matches against the PIMC baseline, a flat budget of about
-#: the same CPU a match 65% (docs/bots.md).
+#: won 76% of 300 matches against the classic design, a flat budget of about
+#: the same CPU a match 65% (benchmarks/RESULTS.md).
 WORLDS_PER_MS = 0.3
 #: Deeper than any last round (three cards a hand).
 LAST_ROUND_DEPTH = 8

@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mazzo.engine.cards import DECK, Card
+from mazzo.engine.cards import DECK, SUITS, Card
 from mazzo.engine.faces import card_index
 from mazzo.engine.scopa_rules import Face
-from mazzo.service.i18n import card_name
+from mazzo.service.i18n import card_accusative, card_name, suit_name
 from mazzo.v1 import engine_pb2 as pb
 
 #: Every card's name by card: a plain look-up, cheaper than ``str(card)``.
@@ -64,13 +64,23 @@ def face_text(face: Face) -> str:
 
 
 def face_infos() -> list[pb.FaceInfo]:
-    """Every deck face and the names of the 40 cards in it, for a catalog entry."""
+    """Every deck face, the names of the 40 cards in it and of its suits, for a
+    catalog entry."""
     return [
         pb.FaceInfo(
             name=face_text(face),
             cards=[
-                pb.CardName(code=str(c), name=card_name(c, face), index=card_index(c, face))
+                pb.CardName(
+                    code=str(c),
+                    name=card_name(c, face),
+                    index=card_index(c, face),
+                    accusative=card_accusative(c, face),
+                )
                 for c in DECK
+            ],
+            suits=[
+                pb.SuitName(code=code, name=suit_name(suit, face))
+                for suit, code in enumerate(SUITS)
             ],
         )
         for face in Face

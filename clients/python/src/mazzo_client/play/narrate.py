@@ -7,10 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
-from mazzo_client.play.lang import N_, _
+from mazzo_client.play.lang import _
 from mazzo_client.play.text import Names, Seating, plural, scoring_table
-
-SUIT_NAMES = {"D": N_("coins"), "C": N_("cups"), "S": N_("swords"), "B": N_("batons")}
 
 
 @dataclass
@@ -77,18 +75,24 @@ class Narrator:
         ]
 
     def _card_played(self, played: pb.CardPlayed) -> list[str]:
-        return [f"{self.seating.subject(played.seat, 'play')} {self.names.card(played.card)}."]
+        card = self.names.card_as_object(played.card)
+        return [f"{self.seating.subject(played.seat, 'play')} {card}."]
 
     def _capture(self, capture: pb.Capture) -> list[str]:
         self.piles[capture.side] += [capture.card, *capture.taken]
-        said = f"  {self.seating.subject(capture.seat, 'take')} {self.names.cards(capture.taken)}"
+        taken = self.names.cards_as_objects(capture.taken)
+        said = f"  {self.seating.subject(capture.seat, 'take')} {taken}"
         return [said + (" - " + _("SCOPA! a sweep.") if capture.sweep else ".")]
 
     def _leftovers_taken(self, leftovers: pb.LeftoversTaken) -> list[str]:
         self.piles[leftovers.side] += leftovers.cards
+        cards = self.names.cards(leftovers.cards)
+        if not self.seating.teams:  # the side is a seat: "You take ...", "Seat 1 takes ..."
+            who = self.seating.subject(leftovers.side, "take")
+            return [_("{who} the cards left on the table: {cards}.").format(who=who, cards=cards)]
         whose = self.seating.side_name(leftovers.side)
         left = _("The cards left on the table go to {whose}: {cards}.")
-        return [left.format(whose=whose, cards=self.names.cards(leftovers.cards))]
+        return [left.format(whose=whose, cards=cards)]
 
     def _first_table_taken(self, taken: pb.FirstTableTaken) -> list[str]:
         self.piles[taken.side] += taken.cards
@@ -119,12 +123,13 @@ class Narrator:
         return ["  " + said.format(who=who, cards=self.names.cards(trick.cards))]
 
     def _card_drawn(self, drawn: pb.CardDrawn) -> list[str]:
-        return [f"  {self.seating.subject(drawn.seat, 'draw')} {self.names.card(drawn.card)}."]
+        card = self.names.card_as_object(drawn.card)
+        return [f"  {self.seating.subject(drawn.seat, 'draw')} {card}."]
 
     def _napoletana_declared(self, declared: pb.NapoletanaDeclared) -> list[str]:
         who = self.seating.subject(declared.seat, "declare")
         cards = self.names.cards(declared.cards)
-        suit = _(SUIT_NAMES[declared.suit]) if declared.suit in SUIT_NAMES else declared.suit
+        suit = self.names.suit(declared.suit)
         said = _("{who} a napoletana of {suit} ({cards}): {points} points.")
         return [said.format(who=who, suit=suit, cards=cards, points=declared.points)]
 

@@ -12,7 +12,7 @@ from mazzo_client._gen.mazzo.v1 import engine_pb2 as pb
 from mazzo_client.client import MazzoClient
 from mazzo_client.messages import computer, idempotency_key
 from mazzo_client.play import record
-from mazzo_client.play.lang import N_, _
+from mazzo_client.play.lang import N_, _, ngettext
 from mazzo_client.play.narrate import Narrator
 from mazzo_client.play.record import HUMAN, Replay
 from mazzo_client.play.text import Names, Seating, plural
@@ -184,25 +184,32 @@ class Session:
         )
         self.credentials = {c.seat: c.credential for c in started.seat_credentials}
         self.narrator.target = started.status.target
-        others = ", ".join(
-            self.seating.seat_name(s) for s in range(request.players) if s != self.human
-        )
-        opening = _(
-            "A game of {game}, {players} players, to {target}. "
-            "You are seat {seat}; against you: {others}."
-        )
-        status = started.status
-        self.console.say(
-            opening.format(
-                game=status.game,
-                players=request.players,
-                target=status.target,
-                seat=self.human,
-                others=others,
-            )
-        )
+        self.console.say(self._opening(started.status))
         self._view(started.state)
         return started
+
+    def _opening(self, status: pb.Status) -> str:
+        """Who plays with whom: the human's seat, partners (a game of teams) and opponents."""
+        seating = self.seating
+        partners = seating.partners()
+        others = [s for s in range(seating.players) if s != seating.human and s not in partners]
+        with_partners = ""
+        if partners:
+            names = ", ".join(seating.seat_name(s, partner_said=False) for s in partners)
+            your = ngettext(", your partner: {names}", ", your partners: {names}", len(partners))
+            with_partners = your.format(names=names)
+        opening = _(
+            "A game of {game}, {players} players, to {target}. "
+            "You are seat {seat}{partners}; against you: {others}."
+        )
+        return opening.format(
+            game=status.game,
+            players=seating.players,
+            target=status.target,
+            seat=seating.human,
+            partners=with_partners,
+            others=", ".join(seating.seat_name(s) for s in others),
+        )
 
     def _view(self, state: bytes) -> pb.View:
         """The human seat's view (its card names learnt)."""
@@ -309,7 +316,7 @@ class Session:
         return next((o for o in options if o.lower() == answer), None)
 
     def _pick_capture(self, card: str, choices: Sequence[pb.Move]) -> pb.Move:
-        self.console.say(_("With {card} you may:").format(card=self.names.card(card)))
+        self.console.say(_("With {card} you may:").format(card=self.names.card_as_object(card)))
         for number, move in enumerate(choices, 1):
             self.console.say(f"  {number}) {self._what_it_does(move)}")
         options = [str(n) for n in range(1, len(choices) + 1)]
@@ -334,7 +341,7 @@ class Session:
 
     def _what_it_does(self, move: pb.Move) -> str:
         if move.take:
-            return _("take {cards}").format(cards=self.names.cards(move.take))
+            return _("take {cards}").format(cards=self.names.cards_as_objects(move.take))
         if move.lay:
             return _("lay it on the table without taking")
         has_table = self.narrator.table
@@ -428,7 +435,8 @@ class Session:
                 if own.trump_card
                 else ""
             )
-            lines.append(_("Trumps: {suit}{turn_up}.").format(suit=own.trump_suit, turn_up=turn_up))
+            suit = self.names.suit(own.trump_suit)
+            lines.append(_("Trumps: {suit}{turn_up}.").format(suit=suit, turn_up=turn_up))
         return lines
 
     # ------------------------------------------------------------ the end

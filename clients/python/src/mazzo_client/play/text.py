@@ -48,16 +48,27 @@ def suit(card: str) -> str:
 
 @dataclass
 class Names:
-    """Card names in the game's deck face: the catalog's faces, the view's own names."""
+    """Card and suit names in the game's deck face: the catalog's faces, the view's
+    own names. A card is named as the catalog's ``name`` where it stands alone (a
+    list, a label) and as its ``accusative`` where it is a verb's or a
+    preposition's object ("You play the three of swords")."""
 
     faces: Mapping[str, Mapping[str, str]]
     face: str = "FACE_ITALIAN"
     known: dict[str, str] = field(default_factory=dict)
+    #: By face: each card's name as an object (the catalog's ``accusative``).
+    objects: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: By face: each suit's name, by its letter.
+    suits: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @classmethod
     def from_catalog(cls, catalog: pb.GetCatalogResponse) -> Names:
-        faces = {f.name: {c.code: c.name for c in f.cards} for g in catalog.games for f in g.faces}
-        return cls(faces)
+        faces = [f for g in catalog.games for f in g.faces]
+        return cls(
+            {f.name: {c.code: c.name for c in f.cards} for f in faces},
+            objects={f.name: {c.code: c.accusative for c in f.cards} for f in faces},
+            suits={f.name: {s.code: s.name for s in f.suits} for f in faces},
+        )
 
     def learn(self, view: pb.View) -> None:
         if view.face:
@@ -72,11 +83,25 @@ class Names:
 
     def card(self, code: str) -> str:
         """``sette di denari [7D]``: the face's name, then the code one types."""
-        name = self.name(code)
-        return code if name == code else f"{name} [{code}]"
+        return self._with_code(self.name(code), code)
+
+    def card_as_object(self, code: str) -> str:
+        """``il sette di denari [7D]``, ``семёрку денариев [7D]``: the card as a verb's object."""
+        return self._with_code(self.objects.get(self.face, {}).get(code) or self.name(code), code)
 
     def cards(self, codes: Iterable[str], empty: str = N_("nothing")) -> str:
         return ", ".join(self.card(c) for c in codes) or _(empty)
+
+    def cards_as_objects(self, codes: Iterable[str], empty: str = N_("nothing")) -> str:
+        return ", ".join(self.card_as_object(c) for c in codes) or _(empty)
+
+    def suit(self, letter: str) -> str:
+        """The suit's name in the face (``spade``, ``пики``); its letter if the catalog has none."""
+        return self.suits.get(self.face, {}).get(letter) or letter
+
+    @staticmethod
+    def _with_code(name: str, code: str) -> str:
+        return code if name == code else f"{name} [{code}]"
 
 
 @dataclass(frozen=True)
@@ -98,11 +123,22 @@ class Seating:
     def side(self, seat: int) -> int:
         return seat % 2 if self.teams else seat
 
-    def seat_name(self, seat: int) -> str:
+    def partners(self) -> list[int]:
+        """The human's partners: the other seats of the human's side."""
+        human_side = self.side(self.human)
+        return [
+            s
+            for s in range(self.players)
+            if self.teams and s != self.human and self.side(s) == human_side
+        ]
+
+    def seat_name(self, seat: int, *, partner_said: bool = True) -> str:
+        """``seat 2 (greedy, your partner)``; without the partner's mark when
+        ``partner_said`` is false (where the sentence says it)."""
         if seat == self.human:
             return _("you")
         level = _(self.levels.get(seat, BOT))
-        if self.teams and self.side(seat) == self.side(self.human):
+        if partner_said and seat in self.partners():
             return _("seat {seat} ({level}, your partner)").format(seat=seat, level=level)
         return _("seat {seat} ({level})").format(seat=seat, level=level)
 

@@ -3,6 +3,15 @@
 // and the server's messages come from the server, in the language asked
 // (Accept-Language). tests/web/test_play_i18n.py checks every locale holds
 // every key play.js and index.html use, with its placeholders.
+//
+// A {card} or {cards} a verb or a preposition takes ("You play {card}.", "You take
+// {cards} with {card}.", "You are dealt {cards}.", "You draw {card}.", "{card} is
+// turned up") is the catalog's accusative: in Russian the accusative case, with the
+// definite article in Italian, Spanish, French and English ("il tre di spade");
+// anywhere else (after a colon, in brackets) the card's name. A {seat} or {side}
+// inside a sentence is in lower case, with its article where the language sets one
+// ("seat 1 (greedy)", "il posto 1 (goloso)"); the page capitalises the first letter
+// of each sentence.
 export default {
  "en": {
   "{count} taken": {
@@ -37,6 +46,11 @@ export default {
   "Seat {seat}": "Posto {seat}",
   "Your side": "La tua squadra",
   "Their side": "L'altra squadra",
+  "you": "tu",
+  "seat {seat} ({level})": "il posto {seat} ({level})",
+  "seat {seat}": "il posto {seat}",
+  "your side": "la tua squadra",
+  "their side": "l'altra squadra",
   "random": "casuale",
   "greedy": "goloso",
   "intermediate": "intermedio",
@@ -143,6 +157,11 @@ export default {
   "Seat {seat}": "Asiento {seat}",
   "Your side": "Tu equipo",
   "Their side": "El otro equipo",
+  "you": "tú",
+  "seat {seat} ({level})": "el asiento {seat} ({level})",
+  "seat {seat}": "el asiento {seat}",
+  "your side": "tu equipo",
+  "their side": "el otro equipo",
   "random": "aleatorio",
   "greedy": "codicioso",
   "intermediate": "intermedio",
@@ -249,6 +268,11 @@ export default {
   "Seat {seat}": "Place {seat}",
   "Your side": "Votre camp",
   "Their side": "L'autre camp",
+  "you": "vous",
+  "seat {seat} ({level})": "la place {seat} ({level})",
+  "seat {seat}": "la place {seat}",
+  "your side": "votre camp",
+  "their side": "l'autre camp",
   "random": "au hasard",
   "greedy": "glouton",
   "intermediate": "intermédiaire",
@@ -330,7 +354,7 @@ export default {
   "thirds": "tiers",
   "card points": "points des cartes",
   "last trick point": "point du dernier pli",
-  "{card} is turned up: trumps are {suit}.": "{card} est retournée : l'atout est {suit}."
+  "{card} is turned up: trumps are {suit}.": "On retourne {card} : l'atout est {suit}."
  },
  "ru": {
   "Mazzo · play against the computer": "Mazzo · игра против компьютера",
@@ -355,6 +379,11 @@ export default {
   "Seat {seat}": "Место {seat}",
   "Your side": "Ваша команда",
   "Their side": "Команда соперников",
+  "you": "вы",
+  "seat {seat} ({level})": "место {seat} ({level})",
+  "seat {seat}": "место {seat}",
+  "your side": "ваша команда",
+  "their side": "команда соперников",
   "random": "случайный",
   "greedy": "жадный",
   "intermediate": "средний",
@@ -363,7 +392,7 @@ export default {
   "Hand {number}: you deal{table}.": "Раздача {number}: сдаёте вы{table}.",
   "Hand {number}: {seat} deals{table}.": "Раздача {number}: сдаёт {seat}{table}.",
   "; on the table {cards}": "; на столе {cards}",
-  "You are dealt {cards}.": "Вам сданы {cards}.",
+  "You are dealt {cards}.": "Вы получаете {cards}.",
   "{seat} is dealt {cards}.": "{seat} получает {cards}.",
   "Redeal": "Пересдача",
   "Redeal by you{table}.": "Пересдаёте вы{table}.",
@@ -371,16 +400,16 @@ export default {
   "You play {card}.": "Вы играете {card}.",
   "{seat} plays {card}.": "{seat} играет {card}.",
   "Scopa!": "Скопа!",
-  "You take {cards} with {card}.": "Вы берёте {cards} картой {card}.",
-  "{seat} takes {cards} with {card}.": "{seat} берёт {cards} картой {card}.",
-  "You take {cards} with {card}: a sweep (scopa)!": "Вы берёте {cards} картой {card}: скопа!",
-  "{seat} takes {cards} with {card}: a sweep (scopa)!": "{seat} берёт {cards} картой {card}: скопа!",
+  "You take {cards} with {card}.": "Вы берёте {cards}, сыграв {card}.",
+  "{seat} takes {cards} with {card}.": "{seat} берёт {cards}, сыграв {card}.",
+  "You take {cards} with {card}: a sweep (scopa)!": "Вы берёте {cards}, сыграв {card}: скопа!",
+  "{seat} takes {cards} with {card}: a sweep (scopa)!": "{seat} берёт {cards}, сыграв {card}: скопа!",
   "You take the last cards: {cards}.": "Вы забираете последние карты: {cards}.",
-  "{side} takes the last cards: {cards}.": "{side}: забирает последние карты: {cards}.",
+  "{side} takes the last cards: {cards}.": "{side} забирает последние карты: {cards}.",
   "You take the first table ({cards}).": "Вы забираете первый стол ({cards}).",
-  "{side} takes the first table ({cards}).": "{side}: забирает первый стол ({cards}).",
+  "{side} takes the first table ({cards}).": "{side} забирает первый стол ({cards}).",
   "You take the first table ({cards}), sweeps: {sweeps}.": "Вы забираете первый стол ({cards}), скоп: {sweeps}.",
-  "{side} takes the first table ({cards}), sweeps: {sweeps}.": "{side}: забирает первый стол ({cards}), скоп: {sweeps}.",
+  "{side} takes the first table ({cards}), sweeps: {sweeps}.": "{side} забирает первый стол ({cards}), скоп: {sweeps}.",
   "You declare {kind} ({cards}), {points} points.": "Вы объявляете {kind} ({cards}), очков: {points}.",
   "{seat} declares {kind} ({cards}), {points} points.": "{seat} объявляет {kind} ({cards}), очков: {points}.",
   "You win the trick: {cards}.": "Вы берёте взятку: {cards}.",
@@ -440,6 +469,6 @@ export default {
   "thirds": "трети",
   "card points": "очки карт",
   "last trick point": "очко за последнюю взятку",
-  "{card} is turned up: trumps are {suit}.": "Открыта {card}: козыри — {suit}."
+  "{card} is turned up: trumps are {suit}.": "Открывают {card}: козыри — {suit}."
  }
 };

@@ -123,7 +123,8 @@ const SUIT_SVG = {
 
 const game = {
   catalog: null, // GetCatalogResponse
-  faces: new Map(), // face name -> Map(code -> { name, index })
+  faces: new Map(), // face name -> Map(code -> { name, index, accusative })
+  suits: new Map(), // face name -> Map(suit letter -> name)
   face: "FACE_ITALIAN",
   players: 2,
   levels: [],
@@ -137,6 +138,17 @@ const game = {
 
 function cardName(code) {
   return game.faces.get(game.face)?.get(code)?.name ?? code;
+}
+
+/** A card as the object of a verb or a preposition ("You play {card}."): the catalog's
+ * accusative, declined where the language declines ("тройку мечей"), with the article
+ * where it sets one ("il tre di spade"). */
+function cardObject(code) {
+  return game.faces.get(game.face)?.get(code)?.accusative || cardName(code);
+}
+
+function suitName(suit) {
+  return game.suits.get(game.face)?.get(suit) ?? suit;
 }
 
 function cardIndex(code) {
@@ -209,16 +221,29 @@ async function banner(text, ms = 900) {
   box.classList.remove("shown");
 }
 
+/** ``text`` with each sentence begun by a capital letter: a value a template puts
+ * first ("seat 1 (greedy) plays …") is written in lower case, as it is mid-sentence. */
+function sentence(text) {
+  return text.replace(/(^|[.!?]\s+)(\p{Ll})/gu, (whole, before, letter) => before + letter.toLocaleUpperCase(language));
+}
+
 function log(text) {
   const item = document.createElement("li");
-  item.textContent = text;
+  item.textContent = sentence(text);
   $("log").prepend(item);
 }
 
 // ---------------------------------------------------------------- seats and sides
 
+/** A seat as a heading names it: "Seat 1 (greedy)". */
 function seatName(seat) {
   return seat === HUMAN ? t("You") : t("Seat {seat} ({level})", { seat, level: t(game.levels[seat]) });
+}
+
+/** A seat as a sentence names it, in lower case: "seat 1 (greedy)" (sentence()
+ * capitalises it where it begins one). */
+function seatWord(seat) {
+  return seat === HUMAN ? t("you") : t("seat {seat} ({level})", { seat, level: t(game.levels[seat]) });
 }
 
 function sideOf(seat) {
@@ -230,9 +255,16 @@ function isYou(side) {
   return game.sides === game.players && side === HUMAN;
 }
 
+/** A side as a heading names it: "Your side", "Seat 1". */
 function sideName(side) {
   if (game.sides === game.players) return side === HUMAN ? t("You") : t("Seat {seat}", { seat: side });
   return side === sideOf(HUMAN) ? t("Your side") : t("Their side");
+}
+
+/** A side as a sentence names it, in lower case: "your side", "seat 1". */
+function sideWord(side) {
+  if (game.sides === game.players) return side === HUMAN ? t("you") : t("seat {seat}", { seat: side });
+  return side === sideOf(HUMAN) ? t("your side") : t("their side");
 }
 
 function pileBox(side) {
@@ -252,15 +284,15 @@ function centre() {
 const narrate = {
   async deal(e) {
     await banner(t("Hand {number}", { number: e.handNumber }), 600);
-    const values = { number: e.handNumber, seat: seatName(e.dealer), table: tableText(e.table) };
+    const values = { number: e.handNumber, seat: seatWord(e.dealer), table: tableText(e.table) };
     log(t(e.dealer === HUMAN ? N_("Hand {number}: you deal{table}.") : N_("Hand {number}: {seat} deals{table}."), values));
   },
   async cardsDealt(e) {
-    log(t(e.seat === HUMAN ? N_("You are dealt {cards}.") : N_("{seat} is dealt {cards}."), { seat: seatName(e.seat), cards: names(e.cards) }));
+    log(t(e.seat === HUMAN ? N_("You are dealt {cards}.") : N_("{seat} is dealt {cards}."), { seat: seatWord(e.seat), cards: objects(e.cards) }));
   },
   async redeal(e) {
     await banner(t("Redeal"), 600);
-    log(t(e.dealer === HUMAN ? N_("Redeal by you{table}.") : N_("Redeal by {seat}{table}."), { seat: seatName(e.dealer), table: tableText(e.table) }));
+    log(t(e.dealer === HUMAN ? N_("Redeal by you{table}.") : N_("Redeal by {seat}{table}."), { seat: seatWord(e.dealer), table: tableText(e.table) }));
   },
   async cardPlayed(e) {
     // The card leaves the seat's hand: face up if the page knew it, else one of its backs.
@@ -273,7 +305,7 @@ const narrate = {
     await fly(e.card, source ?? hand, placed);
     placed.style.visibility = "";
     source?.remove();
-    log(t(e.seat === HUMAN ? N_("You play {card}.") : N_("{seat} plays {card}."), { seat: seatName(e.seat), card: cardName(e.card) }));
+    log(t(e.seat === HUMAN ? N_("You play {card}.") : N_("{seat} plays {card}."), { seat: seatWord(e.seat), card: cardObject(e.card) }));
     await wait(250);
   },
   async capture(e) {
@@ -287,54 +319,53 @@ const narrate = {
     const line = e.seat === HUMAN
       ? (e.sweep ? N_("You take {cards} with {card}: a sweep (scopa)!") : N_("You take {cards} with {card}."))
       : (e.sweep ? N_("{seat} takes {cards} with {card}: a sweep (scopa)!") : N_("{seat} takes {cards} with {card}."));
-    log(t(line, { seat: seatName(e.seat), cards: names(e.taken), card: cardName(e.card) }));
+    log(t(line, { seat: seatWord(e.seat), cards: objects(e.taken), card: cardObject(e.card) }));
   },
   async leftoversTaken(e) {
     const line = isYou(e.side) ? N_("You take the last cards: {cards}.") : N_("{side} takes the last cards: {cards}.");
-    if (e.cards.length) log(t(line, { side: sideName(e.side), cards: names(e.cards) }));
+    if (e.cards.length) log(t(line, { side: sideWord(e.side), cards: names(e.cards) }));
     await flyAll(e.cards, pileBox(e.side));
   },
   async firstTableTaken(e) {
     const line = isYou(e.side)
       ? (e.sweeps ? N_("You take the first table ({cards}), sweeps: {sweeps}.") : N_("You take the first table ({cards})."))
       : (e.sweeps ? N_("{side} takes the first table ({cards}), sweeps: {sweeps}.") : N_("{side} takes the first table ({cards})."));
-    log(t(line, { side: sideName(e.side), cards: names(e.cards), sweeps: e.sweeps }));
+    log(t(line, { side: sideWord(e.side), cards: names(e.cards), sweeps: e.sweeps }));
     await flyAll(e.cards, pileBox(e.side));
   },
   async declaration(e) {
     await banner(`${seatName(e.seat)}: ${e.kind}`, 900);
     const line = e.seat === HUMAN ? N_("You declare {kind} ({cards}), {points} points.") : N_("{seat} declares {kind} ({cards}), {points} points.");
-    log(t(line, { seat: seatName(e.seat), kind: e.kind, cards: names(e.cards), points: e.points }));
+    log(t(line, { seat: seatWord(e.seat), kind: e.kind, cards: names(e.cards), points: e.points }));
   },
   async trickWon(e) {
     await wait(500);
     await flyAll(e.cards, pileBox(e.side));
-    log(t(e.seat === HUMAN ? N_("You win the trick: {cards}.") : N_("{seat} wins the trick: {cards}."), { seat: seatName(e.seat), cards: names(e.cards) }));
+    log(t(e.seat === HUMAN ? N_("You win the trick: {cards}.") : N_("{seat} wins the trick: {cards}."), { seat: seatWord(e.seat), cards: names(e.cards) }));
   },
   async cardDrawn(e) {
     await fly(e.card, $("stock"), seatBox(e.seat), false);
-    log(t(e.seat === HUMAN ? N_("You draw {card}.") : N_("{seat} draws {card}."), { seat: seatName(e.seat), card: cardName(e.card) }));
+    log(t(e.seat === HUMAN ? N_("You draw {card}.") : N_("{seat} draws {card}."), { seat: seatWord(e.seat), card: cardObject(e.card) }));
   },
   async trumpTurnedUp(e) {
-    const values = { card: cardName(e.card), suit: cardName(e.card).split(" ").pop() };
-    log(t("{card} is turned up: trumps are {suit}.", values));
+    log(turnedUp(e.card));
     await wait(250);
   },
   async napoletanaDeclared(e) {
     await banner(t("{seat} declares a napoletana", { seat: seatName(e.seat) }), 900);
     const line = e.seat === HUMAN ? N_("You declare a napoletana ({cards}), {points} points.") : N_("{seat} declares a napoletana ({cards}), {points} points.");
-    log(t(line, { seat: seatName(e.seat), cards: names(e.cards), points: e.points }));
+    log(t(line, { seat: seatWord(e.seat), cards: names(e.cards), points: e.points }));
   },
   async handScored(e) {
     game.sheet.push(e);
     renderSheet(e.scores);
-    const totals = e.sides.map((s) => `${sideName(s.side)} ${s.total}`).join(", ");
-    log(t("Hand {number} scored: {totals}.", { number: e.handNumber, totals }));
-    await banner(`${t("Hand {number}", { number: e.handNumber })}: ${totals}`, 1600);
+    const totals = (name) => e.sides.map((s) => `${name(s.side)} ${s.total}`).join(", ");
+    log(t("Hand {number} scored: {totals}.", { number: e.handNumber, totals: totals(sideWord) }));
+    await banner(`${t("Hand {number}", { number: e.handNumber })}: ${totals(sideName)}`, 1600);
   },
   async gameOver(e) {
     const line = isYou(e.winningSide) ? N_("Game over: you win ({scores}).") : N_("Game over: {side} wins ({scores}).");
-    log(t(line, { side: sideName(e.winningSide), scores: e.scores.join(" – ") }));
+    log(t(line, { side: sideWord(e.winningSide), scores: e.scores.join(" – ") }));
   },
 };
 
@@ -346,6 +377,15 @@ async function flyAll(codes, to) {
 
 function names(codes) {
   return codes.map(cardName).join(", ");
+}
+
+function objects(codes) {
+  return codes.map(cardObject).join(", ");
+}
+
+/** "The three of swords is turned up: trumps are swords." */
+function turnedUp(code) {
+  return sentence(t("{card} is turned up: trumps are {suit}.", { card: cardObject(code), suit: suitName(code.slice(-1)) }));
 }
 
 function tableText(table) {
@@ -374,10 +414,7 @@ function render() {
   const table = $("table");
   table.replaceChildren(...centreCards.map(cardElement));
   table.classList.toggle("trick", !own.table);
-  const stock = $("stock");
-  const turnUp = own.trumpCard ? ` · ${cardName(own.trumpCard)}` : "";
-  stock.textContent = view.stockSize ? `${view.stockSize}${turnUp}` : "";
-  stock.hidden = !view.stockSize;
+  renderDeck(view.stockSize, own.trumpCard);
   const before = new Set([...$("hand").children].map((c) => c.dataset.card));
   $("hand").style.setProperty("--hand-size", String(view.hand.length));
   $("hand").replaceChildren(
@@ -389,6 +426,27 @@ function render() {
   );
   $("my-pile").textContent = pileText(view.piles, sideOf(HUMAN));
   renderStatus(status);
+}
+
+/** The stock, face down with its count, and Briscola's turn-up: a card under the
+ * stock, turned crosswise, as the game is laid on a table. */
+function renderDeck(stockSize, trumpCard) {
+  const stock = $("stock");
+  stock.textContent = stockSize ? String(stockSize) : "";
+  const deck = $("deck");
+  deck.hidden = !stockSize;
+  const shown = [stock];
+  if (trumpCard) {
+    const turnUp = cardElement(trumpCard);
+    turnUp.id = "turn-up";
+    turnUp.classList.add("turn-up");
+    turnUp.disabled = true;
+    turnUp.title = turnedUp(trumpCard);
+    turnUp.setAttribute("aria-label", turnUp.title);
+    shown.unshift(turnUp);
+  }
+  deck.replaceChildren(...shown);
+  deck.classList.toggle("with-turn-up", Boolean(trumpCard));
 }
 
 function renderOpponents(view) {
@@ -432,14 +490,14 @@ function renderStatus(status) {
   let text;
   if (status.gameOver) {
     const line = isYou(status.winningSide) ? N_("Game over. You won. {scores}") : N_("Game over. {side} won. {scores}");
-    text = t(line, { side: sideName(status.winningSide), scores });
+    text = t(line, { side: sideWord(status.winningSide), scores });
   } else if (status.seatToPlay === HUMAN) {
     text = t("Your turn. {scores} (to {target})", { scores, target: status.target });
   } else {
-    const values = { seat: seatName(status.seatToPlay), scores, target: status.target };
+    const values = { seat: seatWord(status.seatToPlay), scores, target: status.target };
     text = t("{seat} is thinking… {scores} (to {target})", values);
   }
-  $("status").textContent = text;
+  $("status").textContent = sentence(text);
 }
 
 // ---------------------------------------------------------------- the score sheet
@@ -590,7 +648,7 @@ async function playGame() {
   const won = game.status.winningSide;
   const mine = won === sideOf(HUMAN);
   const result = mine ? (game.sides === game.players ? N_("You win {scores}") : N_("Your side wins {scores}")) : N_("{side} wins {scores}");
-  $("result-text").textContent = t(result, { side: sideName(won), scores: game.status.scores.join(" – ") });
+  $("result-text").textContent = sentence(t(result, { side: sideWord(won), scores: game.status.scores.join(" – ") }));
   $("result").classList.toggle("lost", !mine);
   $("result").hidden = false;
   setPhase("over");
@@ -712,12 +770,13 @@ function onPlayersChange() {
 
 const FACE_TITLES = { FACE_ITALIAN: N_("Italian"), FACE_FRENCH: N_("French"), FACE_SPANISH: N_("Spanish") };
 
-/** The catalog's card names (in the chosen language) by face. */
+/** The catalog's card and suit names (in the chosen language) by face. */
 async function readCatalog() {
   game.catalog = await api.catalog();
   for (const info of game.catalog.games) {
     for (const face of info.faces) {
       game.faces.set(face.name, new Map(face.cards.map((c) => [c.code, c])));
+      game.suits.set(face.name, new Map(face.suits.map((s) => [s.code, s.name])));
     }
   }
 }

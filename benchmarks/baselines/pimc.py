@@ -1,4 +1,4 @@
-"""The PIMC baseline: perfect-information Monte Carlo, the classic design.
+"""The PIMC baseline: perfect-information Monte Carlo, the classic design, in the arena only.
 
 It samples ``worlds`` deals that fit the seat's view
 (:mod:`mazzo.engine.players.determinize`), searches each by alpha-beta
@@ -20,9 +20,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from benchmarks.baselines.worlds import searcher_for
 from mazzo.engine.game import Move
 from mazzo.engine.players.base import Budget, Player, Suggestion
-from mazzo.engine.players.games import searcher_for
 from mazzo.engine.players.search import Evaluation
 
 WORLDS, DEPTH = 12, 5

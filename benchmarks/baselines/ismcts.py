@@ -1,6 +1,6 @@
 """Information-set Monte Carlo tree search: an arena yardstick, as the PIMC baseline is.
 
-The PIMC baseline (:mod:`mazzo.engine.players.pimc`) and the expert search
+The PIMC baseline (:mod:`benchmarks.baselines.pimc`) and the expert search
 each sampled world as if every card were seen, and add up the worlds: a move
 may look good because, in each world, the lines after it are chosen knowing
 that world's cards (strategy fusion). This search instead grows one tree over
@@ -14,11 +14,11 @@ hand's end as scored). Every seat's choice is then one choice for every deal
 it stands for.
 
 It plays Scopa's games and Tressette through the game's world search
-(``GameBots.searcher``: a world's walk, :mod:`mazzo.engine.players.search`),
+(``GameBots.searcher``, walked through by :mod:`benchmarks.baselines.worlds`),
 not Briscola. It spends its budget, reading the clock between walks, and
 plays the root move walked most. Its ``simulations`` are its walks. Not a
 Suggest level: measured in the arena (``python -m benchmarks.arena --rows
-scopa:ismcts-pimc``), it is no stronger than the expert (docs/bots.md).
+scopa:ismcts-pimc``), it is no stronger than the expert (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from benchmarks.baselines.worlds import Walk, searcher_for, walk_through
 from mazzo.engine.game import Move
 from mazzo.engine.players import montecarlo
 from mazzo.engine.players.base import Budget, Suggestion
-from mazzo.engine.players.games import WorldSearch, searcher_for
 from mazzo.engine.players.world_search import EVALUATION
 
 #: UCB1's weight of the less walked moves, against worths in points: 1 won
@@ -66,9 +66,9 @@ def choose(
     root, walks = _Node(), 0
     keys: list[Hashable] = []
     while more(walks):
-        search = world(rng, EVALUATION, _unbounded, walks)
-        keys = keys or [search.key(move) for move in legal_moves]
-        _walk(root, search, keys, rng)
+        walk = walk_through(world(rng, EVALUATION, _unbounded, walks))
+        keys = keys or [walk.key(move) for move in legal_moves]
+        _walk(root, walk, keys, rng)
         walks += 1
     if not walks:
         return montecarlo.sample(view, legal_moves, budget, rng, more)
@@ -77,14 +77,12 @@ def choose(
     return Suggestion(legal_moves[best], None, walks)
 
 
-def _walk(
-    root: _Node, search: WorldSearch, root_actions: list[Hashable], rng: random.Random
-) -> None:
-    """One walk down the tree in ``search``'s world, one node added, and its
+def _walk(root: _Node, walk: Walk, root_actions: list[Hashable], rng: random.Random) -> None:
+    """One walk down the tree in ``walk``'s world, one node added, and its
     worth added to every node on the way."""
     node, path, actions = root, [root], root_actions
     while True:
-        mine = search.searchers_turn()
+        mine = walk.searchers_turn()
         for action in actions:
             if action in node.children:
                 node.children[action].allowed += 1
@@ -96,13 +94,13 @@ def _walk(
         else:
             action = max(actions, key=lambda a: _bound(node.children[a], mine))
             child = node.children[action]
-        search.step(action)
+        walk.step(action)
         node = child
         path.append(node)
-        if untried or search.ended():
+        if untried or walk.ended():
             break
-        actions = search.actions()
-    worth = search.worth()
+        actions = walk.actions()
+    worth = walk.worth()
     for reached in path:
         reached.walks += 1
         reached.total += worth
