@@ -378,11 +378,8 @@ class EngineHandlers:
                     break
                 budget = min(DEFAULT_SUGGEST_MS, self._max_suggest_ms)
                 computer = ComputerSeat(to_play, on_timeout, budget)
-<<<<<<< HEAD
-            began = time.perf_counter()
-=======
                 events.append(TimeExpired(to_play, on_timeout))
->>>>>>> main
+            began = time.perf_counter()
             move = self._computer_move(game, state, computer, randomness)
             with _rule_errors():
                 state, played = game.apply(
@@ -785,7 +782,6 @@ def _check_ply(
         )
 
 
-<<<<<<< HEAD
 def _advanced(game: Game, record: Record, table: Table, moves: int) -> str:
     """What an Advance did (mazzo_advances_total's outcome): from the record it
     opened, the table it ends with and the moves it played."""
@@ -795,7 +791,8 @@ def _advanced(game: Game, record: Record, table: Table, moves: int) -> str:
         return "none"
     to_play = game.status(record.state).seat_to_play
     return "computer" if record.table.computer(to_play) is not None else "timeout"
-=======
+
+
 def _forfeit_events(scores: Sequence[int], seat: int, lost: int) -> list[Event]:
     """What a forfeit on time tells: the forfeit, then the game's end, as a game
     played out ends (the scores as they stand)."""
@@ -828,7 +825,6 @@ def refusal_codes(request_fields: Collection[str]) -> list[grpc.StatusCode]:
         return []
     brought = [code for field, code in FIELD_REFUSALS.items() if field in request_fields]
     return [*INPUT_REFUSALS, *brought]
->>>>>>> main
 
 
 def _position_seed(state: Any) -> int:
