@@ -23,6 +23,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import NamedTuple
 
 from mazzo.engine import deal, options, packing, tricks
@@ -30,6 +31,8 @@ from mazzo.engine.cards import BATONS, COINS, CUPS, DECK, RANK_OF, SUIT_OF, SWOR
 from mazzo.engine.errors import N_, Text
 from mazzo.engine.events import BriscolaSideScore, CardPlayed, Event, TrumpTurnedUp
 from mazzo.engine.game import (
+    MAX_HAND_NUMBER,
+    MAX_SCORE,
     Game,
     Move,
     Status,
@@ -367,7 +370,77 @@ def encode(state: BriscolaState) -> bytes:
 
 def decode(data: bytes) -> BriscolaState:
     """Read :func:`encode`'s bytes back; ``InvalidInput(STATE_CORRUPT)`` if they are not."""
-    return packing.decode_checked(data, _decode, _inconsistencies)
+    return packing.decode_authentic(data, _read_whole, _decode, _inconsistencies)
+
+
+@lru_cache(maxsize=64)
+def _rules_of(players: int, target: int, two: int, face: int) -> BriscolaRules | None:
+    """The rules a state names, or None when there are no such rules (cached: a
+    server sees the same few again and again)."""
+    try:
+        return BriscolaRules(players, target, _TWOS[two], _FACES[face])
+    except packing.UNREAD:
+        return None
+
+
+@lru_cache(maxsize=64)
+def _cards_of(rules: BriscolaRules) -> frozenset[int]:
+    """The cards a game of ``rules`` is played with (cached, as the rules are)."""
+    return packing.ALL_CARDS - {rules.removed}
+
+
+def _read_whole(data: bytes) -> BriscolaState | None:
+    """The state in ``data`` when it is whole: what :func:`_decode` reads, when
+    :func:`_inconsistencies` finds nothing wrong with it; else None."""
+    (fmt, players, target, flags, two, face, hand_number, dealer, to_play, leader, winner,
+     turn_up, rng_state) = _HEADER.unpack_from(data)  # fmt: skip
+    rules = _rules_of(players, target, two, face)
+    if fmt != _FORMAT or flags & ~1 or rules is None:
+        return None
+    pos = _HEADER.size
+    trump = DECK[data[pos]]
+    scores, pos = packing.read_scores(data, pos + 1, rules.sides)
+    span = packing.card_span(data, pos)
+    zones, end = packing.split_zones(data, span, pos, pos, players + 2 + rules.sides)
+    decks = packing.split_decks(data, end)
+    turned = () if turn_up == _NONE else (DECK[turn_up],)
+    stock = zones[players + 1]
+    cards = _cards_of(rules)
+    if (
+        decks is None
+        or not 1 <= hand_number <= MAX_HAND_NUMBER
+        or max(scores) > MAX_SCORE
+        or sum(map(len, zones)) + len(turned) != len(cards)
+        or frozenset(turned).union(*zones) != cards
+        or (turned and turned[0] != trump)
+        or (stock and not turned)
+        or (len(stock) + len(turned)) % players
+    ):
+        return None
+    state: BriscolaState = tuple.__new__(
+        BriscolaState,
+        (
+            rules,
+            dealer,
+            hand_number,
+            to_play,
+            leader,
+            tuple(zones[:players]),
+            zones[players],
+            stock,
+            turned[0] if turned else None,
+            trump,
+            tuple(zones[players + 2 :]),
+            scores,
+            rng_state,
+            decks,
+            None if winner == _NONE else winner,
+            bool(flags & 1),
+        ),
+    )
+    if tricks.seats_out_of_range(state) or tricks.trick_misfits(state, stock_full_hand=HAND_SIZE):
+        return None
+    return state
 
 
 def _decode(data: memoryview) -> BriscolaState:

@@ -3,13 +3,21 @@
 A card is one byte (its index); a zone (a hand, the table, a pile) is a length
 byte followed by its cards; explicit decks still to use are a count byte
 followed by 40 bytes each, and end the state.
+
+Each game reads its states two ways (:func:`decode_authentic`). The state in a
+token the server sealed is whole: its game's ``read_whole`` reads it with
+cheap checks (a handful of comparisons and set operations in C) that together
+take exactly what the careful reading takes. Anything else, a state that
+``read_whole`` does not take, goes the careful way (``read`` and
+``inconsistencies``, :func:`decode_checked`), which says what is wrong with it.
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from operator import itemgetter
+from typing import Any, TypeVar
 
 from mazzo.engine.cards import DECK, DECK_SIZE, Card, check_full_deck
 from mazzo.engine.errors import N_, InvalidInput, Listing, Reason, Text
@@ -36,7 +44,7 @@ def write_sides(out: bytearray, scores: Sequence[int], counters: Sequence[int]) 
 
 
 def read_sides(
-    data: memoryview, pos: int, sides: int
+    data: bytes | memoryview, pos: int, sides: int
 ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """:func:`write_sides`' scores and counters; the position after them."""
     pairs = [_SIDE.unpack_from(data, pos + _SIDE.size * k) for k in range(sides)]
@@ -49,7 +57,7 @@ def write_scores(out: bytearray, scores: Sequence[int]) -> None:
         out += _SCORE.pack(score)
 
 
-def read_scores(data: memoryview, pos: int, sides: int) -> tuple[tuple[int, ...], int]:
+def read_scores(data: bytes | memoryview, pos: int, sides: int) -> tuple[tuple[int, ...], int]:
     """:func:`write_scores`' scores; the position after them."""
     if len(data) < pos + _SCORE.size * sides:
         raise ValueError("the scores are cut short")
@@ -90,6 +98,76 @@ def read_decks(data: memoryview, pos: int) -> tuple[tuple[Card, ...], ...]:
     for deck in decks:
         check_full_deck(deck)
     return decks
+
+
+#: Every byte's card, and None for a byte past the 40 cards: a whole state's
+#: zones hold cards only, which the reader's checks of the cards make sure of.
+_CARD_OF_BYTE: tuple[Card | None, ...] = (*DECK, *(None,) * (256 - DECK_SIZE))
+#: The 40 cards (as their indexes, which compare and hash alike).
+ALL_CARDS: frozenset[int] = frozenset(range(DECK_SIZE))
+
+
+def card_span(data: bytes, start: int) -> tuple[Any, ...]:
+    """Every byte of ``data`` from ``start`` on as its card, in one pass of C (a
+    byte past the 40 as None, which a whole state's checks of its cards refuse):
+    what :func:`split_zones` slices."""
+    return itemgetter(*data[start:])(_CARD_OF_BYTE) if len(data) - start > 1 else ()
+
+
+def split_zones(
+    data: bytes, span: tuple[Any, ...], start: int, pos: int, count: int
+) -> tuple[list[tuple[Any, ...]], int]:
+    """``count`` zones from ``pos``, sliced from ``span`` (:func:`card_span` of
+    ``data`` from ``start``), and the position after them: the way a whole state is
+    read. IndexError when they are cut short."""
+    zones = []
+    shift = start - 1  # a zone's cards start a byte after its length
+    for _ in range(count):
+        end = pos + data[pos]
+        zones.append(span[pos - shift : end - shift])
+        pos = end + 1
+    if pos > len(data):
+        raise IndexError("the zones are cut short")
+    return zones, pos
+
+
+def split_decks(data: bytes, pos: int) -> tuple[tuple[Card, ...], ...] | None:
+    """The decks that end a whole state (:func:`read_decks`), or None when they are
+    not whole: a count, then exactly as many full decks."""
+    count = data[pos]
+    pos += 1
+    if pos + DECK_SIZE * count != len(data):
+        return None
+    if not count:
+        return ()
+    decks = []
+    for at in range(pos, len(data), DECK_SIZE):
+        raw = data[at : at + DECK_SIZE]
+        if frozenset(raw) != ALL_CARDS:
+            return None
+        decks.append(itemgetter(*raw)(DECK))
+    return tuple(decks)
+
+
+#: What reading a state that is not whole may raise: decode_checked says which
+#: problem each is.
+UNREAD = (struct.error, IndexError, KeyError, ValueError, InvalidInput)
+
+
+def decode_authentic(
+    data: bytes,
+    read_whole: Callable[[bytes], S | None],
+    read: Callable[[memoryview], S],
+    inconsistencies: Callable[[S], Sequence[str | Text]],
+) -> S:
+    """The state in ``data``: read by ``read_whole`` (None, or one of :data:`UNREAD`,
+    when the state is not whole), else by :func:`decode_checked`, which refuses it
+    saying why."""
+    try:
+        state = read_whole(data)
+    except UNREAD:
+        state = None
+    return decode_checked(data, read, inconsistencies) if state is None else state
 
 
 def decode_checked(

@@ -17,6 +17,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from typing import NamedTuple
 
 from mazzo.engine import deal, packing
@@ -32,6 +33,8 @@ from mazzo.engine.events import (
     Redeal,
 )
 from mazzo.engine.game import (
+    MAX_HAND_NUMBER,
+    MAX_SCORE,
     Game,
     IllegalMove,
     Move,
@@ -789,7 +792,105 @@ def encode(state: ScopaState) -> bytes:
 
 def decode(data: bytes) -> ScopaState:
     """Read :func:`encode`'s bytes back; ``InvalidInput(STATE_CORRUPT)`` if they are not."""
-    return packing.decode_checked(data, _decode, _inconsistencies)
+    return packing.decode_authentic(data, _read_whole, _decode, _inconsistencies)
+
+
+class _Layout(NamedTuple):
+    """What the rules of a state say of the bytes after them."""
+
+    rules: ScopaRules
+    fields: struct.Struct  # the play's fields, then each side's score and sweeps
+    with_plays: bool  # format 4: the round's plays follow the zones
+    players: int
+    sides: int
+
+
+@lru_cache(maxsize=256)
+def _layout(head: bytes) -> _Layout | None:
+    """The layout of a state whose first bytes are ``head``, or None when they name
+    no rules (cached: a server sees the same few rules again and again)."""
+    try:
+        rules = _rules_from_bytes(head)
+    except packing.UNREAD:
+        return None
+    fields = struct.Struct(_PLAY.format + "IB" * rules.sides)
+    return _Layout(rules, fields, head[0] == _FORMAT, rules.players, rules.sides)
+
+
+#: The most declaration points a side may hold: a declaration shows three cards
+#: just dealt, so at most 13 of them in a hand.
+_MOST_DECLARED = DECINO_POINTS * (DECK_SIZE // 3)
+
+
+def _read_whole(data: bytes) -> ScopaState | None:
+    """The state in ``data`` when it is whole: what :func:`_decode` reads, when
+    :func:`_inconsistencies` finds nothing wrong with it; else None."""
+    layout = _layout(data[: _RULES.size])
+    if layout is None:
+        return None
+    rules, fields, with_plays, players, sides = layout
+    dealer, hand_number, to_play, winner, last, rng_state, fresh, *counters = fields.unpack_from(
+        data, _RULES.size
+    )
+    scores, sweeps = tuple(counters[0::2]), tuple(counters[1::2])
+    pos = _RULES.size + fields.size
+    declared = tuple(data[pos + 1 : pos + 1 + data[pos]])
+    pos += 1 + len(declared)
+    span = packing.card_span(data, pos)
+    zones, end = packing.split_zones(data, span, pos, pos, players + 3 + sides)
+    revealed = zones[-1]
+    # The cards of the hands, the table, the stock and the piles: the zones' bytes
+    # but for their lengths and the shown cards'.
+    dealt_count = end - pos - len(zones) - len(revealed)
+    plays: list[tuple[Card, ...]] = []
+    if with_plays:
+        plays, end = packing.split_zones(data, span, pos, end + 1, data[end])
+    decks = packing.split_decks(data, end)
+    dealt = zones[:-1]
+    hands = tuple(zones[:players])
+    if (
+        decks is None
+        or fresh > 1
+        or len(declared) not in (0, sides)
+        or dealer >= players
+        or to_play >= players
+        or not 1 <= hand_number <= MAX_HAND_NUMBER
+        or max(scores) > MAX_SCORE
+        or max(sweeps) > DECK_SIZE
+        or (declared and max(declared) > _MOST_DECLARED)
+        or dealt_count != DECK_SIZE
+        or frozenset().union(*dealt) != packing.ALL_CARDS
+        or (winner != _NONE and winner >= sides)
+        or (last != _NONE and last >= sides)
+        or (revealed and not frozenset(revealed).issubset(chain(*hands)))
+    ):
+        return None
+    state: ScopaState = _new(
+        ScopaState,
+        (
+            rules,
+            dealer,
+            hand_number,
+            to_play,
+            hands,
+            zones[players],
+            zones[players + 1],
+            tuple(zones[players + 2 : -1]),
+            sweeps,
+            None if last == _NONE else last,
+            scores,
+            rng_state,
+            decks,
+            None if winner == _NONE else winner,
+            revealed,
+            declared,
+            bool(fresh),
+            tuple(plays),
+        ),
+    )
+    if not _hands_fit_turn(state) or (plays and not _round_plays_fit(state)):
+        return None
+    return state
 
 
 def _decode(data: memoryview) -> ScopaState:
@@ -871,16 +972,13 @@ def _round_plays_fit(state: ScopaState) -> bool:
     """As many plays as cards played since the deal (at most the turns kept),
     each a card, then what it took; their cards on the table or in a pile, each
     played once."""
-    rules = state.rules
+    rules, plays = state.rules, state.round_plays
     played = rules.players * rules.hand_size - sum(map(len, state.hands))
     kept = min(played, PLAYS_KEPT * rules.players)
-    if state.game_over or len(state.round_plays) != kept or not all(state.round_plays):
+    if state.game_over or len(plays) != kept or not all(plays):
         return False
-    shown = {*state.table, *(c for pile in state.piles for c in pile)}
-    cards = [play[0] for play in state.round_plays]
-    return len(set(cards)) == len(cards) and all(
-        c in shown for play in state.round_plays for c in play
-    )
+    shown = frozenset(state.table).union(*state.piles)
+    return len({play[0] for play in plays}) == len(plays) and shown.issuperset(chain(*plays))
 
 
 def _hands_fit_turn(state: ScopaState) -> bool:
@@ -890,8 +988,7 @@ def _hands_fit_turn(state: ScopaState) -> bool:
         return not any(state.hands)
     players = state.rules.players
     leader = (state.dealer + 1) % players
-    played = {(leader + k) % players for k in range((state.to_play - leader) % players)}
-    return hands_fit(state.hands, state.to_play, played)
+    return hands_fit(state.hands, state.to_play, leader, (state.to_play - leader) % players)
 
 
 # ---------------------------------------------------------------- the registry entry

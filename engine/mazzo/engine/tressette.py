@@ -16,6 +16,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from mazzo.engine import deal, options, packing, tricks
@@ -23,6 +24,8 @@ from mazzo.engine.cards import DECK, DECK_SIZE, RANK_OF, SUIT_OF, SUITS, Card
 from mazzo.engine.errors import N_, Listing, Reason, Text
 from mazzo.engine.events import CardPlayed, Event, NapoletanaDeclared, TressetteSideScore
 from mazzo.engine.game import (
+    MAX_HAND_NUMBER,
+    MAX_SCORE,
     Game,
     IllegalMove,
     Move,
@@ -414,7 +417,81 @@ def encode(state: TressetteState) -> bytes:
 
 def decode(data: bytes) -> TressetteState:
     """Read :func:`encode`'s bytes back; ``InvalidInput(STATE_CORRUPT)`` if they are not."""
-    return packing.decode_checked(data, _decode, _inconsistencies)
+    return packing.decode_authentic(data, _read_whole, _decode, _inconsistencies)
+
+
+@lru_cache(maxsize=64)
+def _rules_of(players: int, target: int, napoletana: bool) -> TressetteRules | None:
+    """The rules a state names, or None when there are no such rules (cached: a
+    server sees the same few again and again)."""
+    try:
+        return TressetteRules(players, target, napoletana)
+    except packing.UNREAD:
+        return None
+
+
+#: The most napoletana points a side may hold (one per suit), and the most a
+#: seat's declared suits may say (bit s for suit s).
+_MOST_NAPOLETANA = NAPOLETANA_POINTS * len(SUITS)
+_ALL_SUITS = (1 << len(SUITS)) - 1
+
+
+def _read_whole(data: bytes) -> TressetteState | None:
+    """The state in ``data`` when it is whole: what :func:`_decode` reads, when
+    :func:`_inconsistencies` finds nothing wrong with it; else None."""
+    fmt, players, target, flags, dealer, hand_number, to_play, leader, winner, rng_state = (
+        _HEADER.unpack_from(data)
+    )
+    rules = _rules_of(players, target, bool(flags & 1))
+    if fmt != _FORMAT or flags & ~3 or rules is None:
+        return None
+    sides = rules.sides
+    scores, napoletana, pos = packing.read_sides(data, _HEADER.size, sides)
+    declared = tuple(data[pos : pos + players])
+    pos += players
+    span = packing.card_span(data, pos)
+    zones, end = packing.split_zones(data, span, pos, pos, players + 2 + sides + players)
+    decks = packing.split_decks(data, end)
+    dealt = zones[: players + 2 + sides]  # the hands, the trick, the stock and the piles
+    hands, stock = tuple(zones[:players]), zones[players + 1]
+    revealed = tuple(zones[players + 2 + sides :])
+    if (
+        decks is None
+        or not 1 <= hand_number <= MAX_HAND_NUMBER
+        or max(scores) > MAX_SCORE
+        or max(napoletana) > _MOST_NAPOLETANA
+        or max(declared, default=0) > _ALL_SUITS
+        or sum(map(len, dealt)) != DECK_SIZE
+        or frozenset().union(*dealt) != packing.ALL_CARDS
+        or not all(map(frozenset.issubset, map(frozenset, revealed), hands))
+        or (stock and not rules.with_stock)
+    ):
+        return None
+    state: TressetteState = tuple.__new__(
+        TressetteState,
+        (
+            rules,
+            dealer,
+            hand_number,
+            to_play,
+            leader,
+            hands,
+            zones[players],
+            stock,
+            tuple(zones[players + 2 : players + 2 + sides]),
+            revealed,
+            declared,
+            napoletana,
+            scores,
+            rng_state,
+            decks,
+            None if winner == _NONE else winner,
+            bool(flags & 2),
+        ),
+    )
+    if tricks.seats_out_of_range(state) or tricks.trick_misfits(state):
+        return None
+    return state
 
 
 def _decode(data: memoryview) -> TressetteState:

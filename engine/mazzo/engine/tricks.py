@@ -322,8 +322,7 @@ def trick_misfits(state: Any, stock_full_hand: int = 0) -> list[Text]:
     if state.game_over:
         fits = not any(state.hands) and not state.trick
     else:
-        played = {(state.leader + k) % players for k in range(len(state.trick))}
-        fits = hands_fit(state.hands, state.to_play, played) and (
+        fits = hands_fit(state.hands, state.to_play, state.leader, len(state.trick)) and (
             not stock_full_hand
             or not state.stock_size
             or len(state.hands[state.to_play]) == stock_full_hand
