@@ -18,7 +18,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
+from tests.service.processes import REPO
+
 INSTALL = "apt-get update && apt-get install -y chromium chromium-driver"
+#: Where the browser tests keep their screenshots.
+ARTIFACTS = REPO / "build" / "test-artifacts" / "web"
 WAIT_SECONDS = 60.0
 #: How often a wait looks again (a wait ends as soon as its condition holds).
 POLL_SECONDS = 0.02

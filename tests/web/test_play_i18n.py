@@ -21,10 +21,17 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.i18n_support import SAME_AS_ENGLISH, has_words, placeholders
 from tests.service.processes import REPO
-from tests.web.support import POLL_SECONDS, WAIT_SECONDS, chromium, console_errors, resting_phase
+from tests.web.support import (
+    ARTIFACTS,
+    POLL_SECONDS,
+    WAIT_SECONDS,
+    chromium,
+    console_errors,
+    resting_phase,
+)
 
 PAGE = REPO / "service" / "mazzo" / "service" / "static" / "play"
-DOCS = Path(os.environ.get("MAZZO_SCREENSHOTS_DIR") or REPO / "build" / "test-artifacts" / "web")
+DOCS = Path(os.environ.get("MAZZO_SCREENSHOTS_DIR") or ARTIFACTS)
 LOCALES = ("it", "es", "fr", "ru")
 #: The game's own Italian words, kept as they are where a language writes them so.
 PAGE_SAME_AS_ENGLISH = {

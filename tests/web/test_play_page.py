@@ -21,8 +21,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.service.processes import REPO
 from tests.web.support import (
+    ARTIFACTS,
     POLL_SECONDS,
     WAIT_SECONDS,
     console_errors,
@@ -31,7 +31,6 @@ from tests.web.support import (
     resting_phase,
 )
 
-ARTIFACTS = REPO / "build" / "test-artifacts" / "web"
 PHONE = {"width": 375, "height": 667, "deviceScaleFactor": 2, "mobile": True}
 DESKTOP = {"width": 1100, "height": 860, "deviceScaleFactor": 1, "mobile": False}
 MAX_CLICKS = 400

@@ -22,8 +22,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.service.processes import REPO
 from tests.web.support import (
+    ARTIFACTS,
     POLL_SECONDS,
     WAIT_SECONDS,
     console_errors,
@@ -32,7 +32,6 @@ from tests.web.support import (
     resting_phase,
 )
 
-ARTIFACTS = REPO / "build" / "test-artifacts" / "web"
 #: Pixels a box may pass another's edge by (sub-pixel rounding).
 SLACK = 0.5
 
@@ -189,26 +188,34 @@ def _seen(driver: WebDriver, url: str, locale: str, width: int) -> dict[str, Any
     return seen
 
 
-WIDTHS = pytest.mark.parametrize("width", [1280, 390])
 LOCALES = pytest.mark.parametrize("locale", sorted(WORDS))
 
 
-@WIDTHS
-@LOCALES
+@pytest.fixture(
+    scope="module",
+    params=[(locale, width) for locale in sorted(WORDS) for width in (1280, 390)],
+    ids=lambda table: f"{table[0]}-{table[1]}",
+)
+def table(
+    request: pytest.FixtureRequest, browser: WebDriver, server_url: str
+) -> tuple[str, dict[str, Any]]:
+    """A locale and its first turn measured at a width: once for every test of it."""
+    locale, width = request.param
+    return locale, _seen(browser, server_url, locale, width)
+
+
 def test_briscolas_turn_up_is_a_card_turned_under_the_stock_beside_the_trick(
-    browser: WebDriver, server_url: str, locale: str, width: int
+    table: tuple[str, dict[str, Any]],
 ) -> None:
-    seen = _seen(browser, server_url, locale, width)
+    _, seen = table
     _check_the_turn_up_lies_under_the_stock(seen)
     _check_the_stock_and_the_trick(seen)
 
 
-@WIDTHS
-@LOCALES
 def test_the_score_sheets_header_cells_hold_their_words(
-    browser: WebDriver, server_url: str, locale: str, width: int
+    table: tuple[str, dict[str, Any]],
 ) -> None:
-    seen = _seen(browser, server_url, locale, width)
+    locale, seen = table
     _check_the_sheet_header_holds_its_words(seen["header"])
     assert WORDS[locale][0] in [cell["words"] for cell in seen["header"]]
 
