@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar, cast
 
-from mazzo.engine.cards import Card, parse_cards
+from mazzo.engine.cards import DECK, Card, parse_cards
 from mazzo.engine.errors import N_, InvalidInput, Reason, RuleError, Text
 from mazzo.engine.events import Event, GameOver, HandScored
 from mazzo.engine.options import OptionSpec
@@ -105,6 +105,15 @@ class Move(NamedTuple):
         return cls(int(seat), played, frozenset(take), lay)
 
 
+#: The most seats a game has.
+MAX_SEATS = 6
+#: Every move that is a card alone (a trick game's), by seat then card: made once,
+#: as moves are values, for the players' play-outs, which make one a card.
+CARD_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(seat, card) for card in DECK) for seat in range(MAX_SEATS)
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     """A game as the registry and the service see it: what the catalog shows, and
@@ -188,6 +197,34 @@ class Game:
             return bool(self.rules_from(options, rules.players) == rules)
         except InvalidInput:
             return False
+
+
+def game_of_state(state_type: Any) -> Game:
+    """The registry entry of a game written as a :class:`mazzo.engine.state.State`
+    class: its catalog entry, and its methods as the entry's functions, ``apply``
+    playing on a clone (the caller's state may be shared, and stays as it was)."""
+
+    def apply(state: Any, move: Move, entropy: int | None = None) -> tuple[Any, list[Event]]:
+        played = state.clone()
+        return played, played.apply(move, entropy)
+
+    return Game(
+        name=state_type.name,
+        title=state_type.title,
+        description=state_type.description,
+        player_counts=state_type.player_counts,
+        options=state_type.options,
+        new_game=state_type.new_game,
+        legal_moves=state_type.legal_moves,
+        resolve=state_type.resolve,
+        apply=apply,
+        view=state_type.view,
+        status=state_type.status,
+        encode=state_type.encode,
+        decode=state_type.decode,
+        make_rules=state_type.make_rules,
+        bots=state_type.bots,
+    )
 
 
 def catalog_value(value: object) -> OptionValue:

@@ -17,7 +17,7 @@ from mazzo.engine.errors import N_, InvalidInput, Listing, Reason, Text
 S = TypeVar("S")
 
 
-def write_zones(out: bytearray, zones: Iterable[tuple[Card, ...]]) -> None:
+def write_zones(out: bytearray, zones: Iterable[Sequence[Card]]) -> None:
     flat: list[int] = []  # one bytes() for all the zones: a Play writes eight or more
     for zone in zones:
         flat.append(len(zone))

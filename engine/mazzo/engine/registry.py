@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from mazzo.engine.briscola import BRISCOLA, BriscolaState
+from mazzo.engine.briscola import BriscolaState
 from mazzo.engine.errors import InvalidInput, Reason
-from mazzo.engine.game import Game
+from mazzo.engine.game import Game, game_of_state
 from mazzo.engine.scopa import SCOPA, ScopaState
-from mazzo.engine.tressette import TRESSETTE, TressetteState
+from mazzo.engine.tressette import TressetteState
+
+TRESSETTE = game_of_state(TressetteState)
+BRISCOLA = game_of_state(BriscolaState)
 
 GAMES: dict[str, Game] = {game.name: game for game in (SCOPA, TRESSETTE, BRISCOLA)}
 

@@ -276,20 +276,20 @@ def tressette_state(
     status = view.status
     players = len(hands)
     # Cards known to others stay shown while a stock remains (drawn, declared).
-    revealed = tuple(view.known[seat] if view.stock_size else () for seat in range(players))
+    revealed = [list(view.known[seat]) if view.stock_size else [] for seat in range(players)]
     return TressetteState(
         rules=view.rules,
         dealer=status.dealer,
         hand_number=status.hand_number,
         to_play=view.seat if status.seat_to_play is None else status.seat_to_play,
         leader=view.leader,
-        hands=tuple(hands),
-        trick=view.trick,
-        stock=stock,
-        piles=view.piles,
+        hands=[list(hand) for hand in hands],
+        trick=list(view.trick),
+        stock=list(stock),
+        piles=[list(pile) for pile in view.piles],
         revealed=revealed,
-        declared=view.napoletana_suits or (0,) * players,
-        napoletana=view.napoletana or (0, 0),
+        declared=list(view.napoletana_suits or (0,) * players),
+        napoletana=list(view.napoletana or (0, 0)),
         scores=status.scores,
         rng=rng.getrandbits(64),
         decks=(),
