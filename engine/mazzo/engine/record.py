@@ -2,7 +2,7 @@
 
 A record holds what deals the game again and every move made in it: the game,
 its player count and options (the catalog's names and values, as
-:meth:`~mazzo.engine.game.Game.rules_from` takes them), who sat at each seat,
+:meth:`~mazzo.engine.state.State.rules_from` takes them), who sat at each seat,
 the seed (and any explicit decks, the first dealer), the moves in their
 notation (``0:7D``, ``1:10Bx3B+7B``, ``0:8D-``) and the result. The format,
 ``mazzo-record/1``, is described in the engine's guide (engine/README.md, Game
@@ -29,8 +29,9 @@ from mazzo.engine import deal
 from mazzo.engine.cards import Card, parse_cards
 from mazzo.engine.errors import Reason, RuleError
 from mazzo.engine.events import Event
-from mazzo.engine.game import Game, Move, OptionValue, Status
-from mazzo.engine.registry import get_game
+from mazzo.engine.game import Move, Status
+from mazzo.engine.registry import Game, get_game
+from mazzo.engine.state import OptionValue
 
 FORMAT = "mazzo-record/1"
 FORMAT_FAMILY = "mazzo-record/"
@@ -121,7 +122,7 @@ class GameRecord:
             seats=tuple(seats) if seats is not None else (UNKNOWN_SEAT,) * rules.players,
             seed=seed,
             moves=tuple(moves),
-            result=None if final is None else Result.of(game.status(final)),
+            result=None if final is None else Result.of(final.status()),
             decks=tuple(tuple(d) for d in decks),
             first_dealer=first_dealer,
         )
@@ -157,11 +158,11 @@ class Step(NamedTuple):
 def steps(record: GameRecord) -> Iterator[Step]:
     """The record's moves played one by one through the engine; a move the rules
     refuse raises :class:`RecordError` with its ply and the engine's reason."""
-    game = _game(record)
     state, _ = record.start()
     for ply, move in enumerate(record.moves, start=1):
+        state = state.clone()  # each step's state stays as that step left it
         try:
-            state, events = game.apply(state, move)
+            events = state.apply(move)
         except RuleError as refused:
             raise RecordError(
                 f"move {ply}, {move}, is refused: {refused.message}",

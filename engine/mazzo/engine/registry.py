@@ -1,7 +1,7 @@
 """The games the engine knows, by name, and the state bytes that name them.
 
-A state travels as ``tag byte + the game's own encoding``, so one decoder
-serves every game.
+A game is its State class (:mod:`mazzo.engine.state`). A state travels as
+``tag byte + the game's own encoding``, so one decoder serves every game.
 """
 
 from __future__ import annotations
@@ -10,22 +10,18 @@ from typing import Any
 
 from mazzo.engine.briscola import BriscolaState
 from mazzo.engine.errors import InvalidInput, Reason
-from mazzo.engine.game import Game, game_of_state
-from mazzo.engine.scopa import SCOPA, ScopaState
+from mazzo.engine.scopa import ScopaState
+from mazzo.engine.state import State
 from mazzo.engine.tressette import TressetteState
 
-TRESSETTE = game_of_state(TressetteState)
-BRISCOLA = game_of_state(BriscolaState)
+#: A game: its State class. ``Any``: the registry holds games of every rules
+#: and view type; a caller that knows its game holds its class.
+Game = type[State[Any, Any]]
+AnyState = State[Any, Any]  # Any: as ``Game``
 
-GAMES: dict[str, Game] = {game.name: game for game in (SCOPA, TRESSETTE, BRISCOLA)}
-
+GAMES: dict[str, Game] = {game.name: game for game in (ScopaState, TressetteState, BriscolaState)}
 # The tag is the first byte of every state: never reuse or renumber one.
-_STATE_TYPES: dict[type, tuple[int, Game]] = {
-    ScopaState: (1, SCOPA),
-    TressetteState: (2, TRESSETTE),
-    BriscolaState: (3, BRISCOLA),
-}
-_TAGS: dict[int, Game] = {tag: game for tag, game in _STATE_TYPES.values()}
+_TAGS: dict[int, Game] = {game.tag: game for game in GAMES.values()}
 
 
 def get_game(name: str) -> Game:
@@ -41,16 +37,15 @@ def get_game(name: str) -> Game:
         ) from None
 
 
-def game_of(state: Any) -> Game:
-    return _STATE_TYPES[type(state)][1]
+def game_of(state: AnyState) -> Game:
+    return type(state)
 
 
-def dump_state(state: Any) -> bytes:
-    tag, game = _STATE_TYPES[type(state)]
-    return bytes((tag,)) + game.encode(state)
+def dump_state(state: AnyState) -> bytes:
+    return bytes((state.tag,)) + state.encode()
 
 
-def load_state(data: bytes) -> Any:
+def load_state(data: bytes) -> AnyState:
     """Read :func:`dump_state`'s bytes; ``InvalidInput(STATE_CORRUPT)`` if they are not."""
     game = _TAGS.get(data[0]) if data else None
     if game is None:

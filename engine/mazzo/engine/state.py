@@ -29,7 +29,7 @@ from mazzo.engine import deal
 from mazzo.engine.cards import Card, parse_cards
 from mazzo.engine.errors import InvalidInput, Reason, Text
 from mazzo.engine.events import Event, GameOver, HandScored, SideTotal
-from mazzo.engine.game import Move, Status, game_winner, outside
+from mazzo.engine.game import Move, Status, game_winner
 from mazzo.engine.options import OptionSpec
 from mazzo.engine.scopa_rules import Face
 
@@ -218,6 +218,10 @@ class State(ABC, Generic[R, V]):
         (:attr:`hand_over`) the state stops there, for :meth:`hand_scores`:
         :meth:`apply` then closes the hand."""
 
+    def cards_to_play(self) -> int:
+        """The moves left in this hand: every card in a hand or the stock is played."""
+        return sum(map(len, self.hands)) + len(self.stock)
+
     @property
     @abstractmethod
     def hand_over(self) -> bool:
@@ -353,6 +357,13 @@ class State(ABC, Generic[R, V]):
             return bool(cls.rules_from(options, rules.players) == rules)
         except InvalidInput:
             return False
+
+
+def outside(name: str, values: Sequence[int], low: int, high: int) -> list[Text]:
+    """``["NAME out of range"]`` when a value is not in ``low..high``, else ``[]``."""
+    if all(low <= value <= high for value in values):
+        return []
+    return [Text("{name} out of range ({low}..{high})", name=name, low=low, high=high)]
 
 
 def catalog_value(value: object) -> OptionValue:

@@ -21,12 +21,9 @@ from mazzo.engine import options, packing, tricks
 from mazzo.engine.cards import CARDS_OF_SUIT, DECK, RANK_OF, SUIT_OF, SUITS, Card
 from mazzo.engine.errors import N_, Listing, Reason, Text
 from mazzo.engine.events import Event, NapoletanaDeclared, TressetteSideScore
-from mazzo.engine.game import (
-    IllegalMove,
-    Move,
-    outside,
-)
+from mazzo.engine.game import IllegalMove, Move
 from mazzo.engine.options import number, switch
+from mazzo.engine.state import outside
 
 PLAYER_COUNTS = (2, 4)
 HAND_SIZE = 10

@@ -70,7 +70,9 @@ def _policy(
 _STRENGTH = CARD_STRENGTH.__getitem__
 #: By card: the cards of its suit that beat it.
 _STRONGER = tuple(
-    frozenset(c for c in DECK if SUIT_OF[c] == SUIT_OF[top] and CARD_STRENGTH[c] > CARD_STRENGTH[top])
+    frozenset(
+        c for c in DECK if SUIT_OF[c] == SUIT_OF[top] and CARD_STRENGTH[c] > CARD_STRENGTH[top]
+    )
     for top in DECK
 )
 #: By card: the order :func:`_policy` throws cards in, fewest thirds first, then the
