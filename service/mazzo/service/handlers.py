@@ -630,7 +630,6 @@ class EngineHandlers:
     def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
         record = self._open(request.state)
         state = record.state
-        game = game_of(state)
         scope = self._seat_scope(request, record)
         status = state.status()
         if status.seat_to_play is None or record.table.forfeited_side is not None:
