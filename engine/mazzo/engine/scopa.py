@@ -10,6 +10,7 @@ deal, which capture rule, which bonuses, and :class:`ScopaState` plays them::
 from __future__ import annotations
 
 import struct
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -383,9 +384,13 @@ class ScopaState(State[ScopaRules, ScopaView]):
         default_factory=list
     )  # this hand's declaration points by side; [] for none
     #: This round's last plays, oldest first, at most :data:`PLAYS_KEPT` turns of
-    #: the table: each the card played, then the cards it took in the table's
-    #: order. Every seat saw them; a deal starts them again.
-    round_plays: list[tuple[Card, ...]] = field(default_factory=list)
+    #: the table (a deque that drops the oldest by itself): each the card played,
+    #: then the cards it took in the table's order. Every seat saw them; a deal
+    #: starts them again.
+    round_plays: deque[tuple[Card, ...]] = field(default_factory=deque)
+
+    def __post_init__(self) -> None:
+        self.round_plays = deque(self.round_plays, maxlen=PLAYS_KEPT * self.rules.players)
 
     name = "scopa"
     title = "Scopa"
@@ -408,7 +413,7 @@ class ScopaState(State[ScopaRules, ScopaView]):
         new.hands = [hand[:] for hand in self.hands]
         new.stock, new.piles = self.stock[:], [pile[:] for pile in self.piles]
         new.sweeps, new.revealed = self.sweeps[:], self.revealed[:]
-        new.declared, new.round_plays = self.declared[:], self.round_plays[:]
+        new.declared, new.round_plays = self.declared[:], self.round_plays.copy()
         return new
 
     # ------------------------------------------------------------ dealing
@@ -432,7 +437,8 @@ class ScopaState(State[ScopaRules, ScopaView]):
         self.piles = [[] for _ in range(rules.sides)]
         self.sweeps = [0] * rules.sides
         self.last_capture_side = None
-        self.revealed, self.declared, self.round_plays = [], [], []
+        self.revealed, self.declared = [], []
+        self.round_plays = deque(maxlen=PLAYS_KEPT * rules.players)
         events += deal.deal_events(self.hand_number, dealer, table, hands, len(stock))
         bonus = first_table_sweeps(rules.first_table_bonus, table, rules.matta_wild_in_first_table)
         if bonus:
@@ -608,7 +614,8 @@ class ScopaState(State[ScopaRules, ScopaView]):
         if self.revealed and card in self.revealed:
             self.revealed.remove(card)
         hand.remove(card)
-        last_of_round = not any(self.hands)
+        # The dealer plays last in every round: its last card empties every hand.
+        last_of_round = not hand and seat == self.dealer
         if events is not None:
             events.append(_new(CardPlayed, (seat, card)))
         table = self.table
@@ -635,10 +642,7 @@ class ScopaState(State[ScopaRules, ScopaView]):
             self.table = (*table, card)
             play = (card,)
         self.to_play = (seat + 1) % rules.players
-        plays = self.round_plays
-        plays.append(play)
-        if len(plays) > PLAYS_KEPT * rules.players:
-            del plays[0]
+        self.round_plays.append(play)
         if last_of_round:
             if self.stock:
                 self._deal_round(events, entropy)
@@ -653,7 +657,7 @@ class ScopaState(State[ScopaRules, ScopaView]):
         hands, rest = deal.deal_round(stock, rules.players, self.dealer, rules.hand_size)
         self.hands = [list(hand) for hand in hands]
         self.stock = list(deal.unordered(rest) if self.fresh_draws else rest)
-        self.round_plays = []
+        self.round_plays.clear()
         if events is not None:
             events += deal.deal_events(self.hand_number, self.dealer, (), hands, len(rest))
 
@@ -691,7 +695,8 @@ class ScopaState(State[ScopaRules, ScopaView]):
         return score_hand(self.rules, self.piles, self.sweeps, self.declared)
 
     def match_won(self) -> None:
-        self.declared, self.round_plays = [], []
+        self.declared = []
+        self.round_plays.clear()
 
     # ------------------------------------------------------------ seeing
 
@@ -764,7 +769,7 @@ class ScopaState(State[ScopaRules, ScopaView]):
         pos += 1 + len(declared)
         players = rules.players
         zones, pos = packing.read_zones(data, pos, players + 3 + rules.sides)
-        round_plays: list[tuple[Card, ...]] = []
+        round_plays: Sequence[tuple[Card, ...]] = ()
         if data[0] == _FORMAT:
             round_plays, pos = packing.read_zones(data, pos + 1, data[pos])
         decks = packing.read_decks(data, pos)
@@ -788,7 +793,7 @@ class ScopaState(State[ScopaRules, ScopaView]):
             revealed=list(zones[-1]),
             declared=declared,
             fresh_draws=bool(fresh),
-            round_plays=round_plays,
+            round_plays=deque(round_plays),
         )
 
     def inconsistencies(self) -> list[Text]:

@@ -30,6 +30,7 @@ four times the worlds lift that design's (benchmarks/RESULTS.md).
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -258,7 +259,7 @@ def scopa_state(view: ScopaView, rng: random.Random, dealt: Dealt | None = None)
         decks=(),
         revealed=[c for cards in view.known for c in cards],
         declared=list(view.declared),
-        round_plays=list(view.round_plays),
+        round_plays=deque(view.round_plays),
     )
 
 

@@ -130,22 +130,23 @@ def valued_plays(
     cards, a sweep above all; a lay costs the card; leaving a table one card
     sweeps (judged by its sum alone) costs more."""
     key = rules.capture_key
-    worth = _worths(rules)
+    worth = _worths(rules).__getitem__
+    rank_of = RANK_OF.__getitem__
     by_rank = key[0] is not _BY_FIFTEEN
     by_fifteen = key[0] is not _BY_RANK
-    total = sum(RANK_OF[c] for c in table)
+    total = sum(map(rank_of, table))
     size = len(table)
     plays = []
     for card in hand:
         for take in choices(card, table, rules):
             if take:
-                value = worth[card] + sum(worth[c] for c in take)
-                left = total - sum(RANK_OF[c] for c in take)
+                value = worth(card) + sum(map(worth, take))
+                left = total - sum(map(rank_of, take))
                 if len(take) == size:
                     value += SWEEP_VALUE
             else:
-                value = -worth[card]
-                left = total + RANK_OF[card]
+                value = -worth(card)
+                left = total + rank_of(card)
             if left and (
                 (by_rank and left <= MAX_RANK) or (by_fifteen and 0 < QUINDICI - left <= MAX_RANK)
             ):
