@@ -27,6 +27,7 @@ from mazzo.engine.players.games import bots_of
 from mazzo.engine.players.search import Evaluation
 from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.scopa import ScopaRules, judge_hand
+from mazzo.engine.state import State
 from mazzo.engine.tressette import NAPOLETANA_CARDS, TressetteRules
 from tests.engine.players_support import SETUP_IDS, SETUPS, positions
 
@@ -84,7 +85,11 @@ def _hidden_permuted(state: Any, seat: int, rng: random.Random) -> Any:
             stock[i] = c
         else:
             hands[s][i] = c
-    return state._replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
+    if not isinstance(state, State):  # Scopa's state is still a named tuple of tuples
+        return state._replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
+    permuted = state.clone()
+    permuted.hands, permuted.stock = hands, stock
+    return permuted
 
 
 @pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
