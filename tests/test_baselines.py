@@ -29,8 +29,7 @@ from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.tressette import TressetteRules
-from tests.engine.players_support import SETUP_IDS, SETUPS, positions
-from tests.engine.test_players import _hidden_permuted
+from tests.engine.players_support import SETUP_IDS, SETUPS, hidden_permuted, positions
 
 BASELINE = pimc.player(worlds=3, depth=3)
 
@@ -180,7 +179,7 @@ def test_the_arenas_searches_are_legal_reproducible_and_see_only_the_view(
         chosen = _ask(choose, game, state, seed=2)
         assert chosen.move in game.legal_moves(state)
         assert _ask(choose, game, state, seed=2) == chosen
-        other = _hidden_permuted(state, state.to_play, rng)
+        other = hidden_permuted(state, state.to_play, rng)
         if (other.hands, other.stock) != (state.hands, state.stock):
             assert _ask(choose, game, other, seed=2) == chosen
             hidden_moved += 1

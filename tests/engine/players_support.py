@@ -1,5 +1,6 @@
 """Shared helpers for the players' tests: every game and variant the engine
-knows, and positions reached in them by random play."""
+knows, positions reached in them by random play, and a position's hidden cards
+dealt otherwise (the same view)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from mazzo.engine import Game, get_game
+from mazzo.engine import Game, game_of, get_game
 from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.scopa_rules import Variant
+from mazzo.engine.state import State
 from mazzo.engine.tressette import TressetteRules
 
 #: (id, game name, rules): every Scopa variant at its default player count, the
@@ -43,3 +45,29 @@ def positions(game: Game, rules: Any, seed: int, every: int) -> Iterator[Any]:
 
 def game_named(name: str) -> Game:
     return get_game(name)
+
+
+def hidden_permuted(state: Any, seat: int, rng: random.Random) -> Any:
+    """``state`` with the cards ``seat`` cannot see shuffled among the places it
+    cannot see (other hands' unshown cards, the stock): the same view."""
+    game = game_of(state)
+    shown_of = [set(known) for known in game.view(state, seat).known]
+    slots: list[tuple[int, int]] = []  # (seat or -1 for the stock, index)
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            slots += [(other, i) for i, c in enumerate(hand) if c not in shown_of[other]]
+    slots += [(-1, i) for i in range(len(state.stock))]
+    hidden = [state.stock[i] if s < 0 else state.hands[s][i] for s, i in slots]
+    rng.shuffle(hidden)
+    hands = [list(h) for h in state.hands]
+    stock = list(state.stock)
+    for (s, i), c in zip(slots, hidden, strict=True):
+        if s < 0:
+            stock[i] = c
+        else:
+            hands[s][i] = c
+    if not isinstance(state, State):  # Scopa's state is still a named tuple of tuples
+        return state._replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
+    permuted = state.clone()
+    permuted.hands, permuted.stock = hands, stock
+    return permuted

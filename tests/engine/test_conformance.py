@@ -30,6 +30,7 @@ from mazzo.engine import (
 )
 from mazzo.engine.cards import DECK
 from mazzo.engine.players import PLAYERS, Budget, suggest
+from tests.engine.players_support import hidden_permuted
 
 #: (game, players) for every game of the registry and every count it allows.
 SETUPS = [(name, players) for name, game in GAMES.items() for players in game.player_counts]
@@ -156,29 +157,6 @@ def test_states_round_trip_through_their_bytes(name: str, players: int) -> None:
         assert cut.value.reason is Reason.STATE_CORRUPT
 
 
-def _hidden_permuted(state: Any, seat: int, rng: random.Random) -> Any:
-    """``state`` with the cards ``seat`` cannot see shuffled among the places it
-    cannot see (other hands' unknown cards, the stock): the same view."""
-    game = game_of(state)
-    known = [set(cards) for cards in game.view(state, seat).known]
-    slots = [
-        (other, i)
-        for other, hand in enumerate(state.hands)
-        if other != seat
-        for i, card in enumerate(hand)
-        if card not in known[other]
-    ] + [(-1, i) for i in range(len(state.stock))]
-    hidden = [state.stock[i] if s < 0 else state.hands[s][i] for s, i in slots]
-    rng.shuffle(hidden)
-    hands, stock = [list(h) for h in state.hands], list(state.stock)
-    for (s, i), card in zip(slots, hidden, strict=True):
-        if s < 0:
-            stock[i] = card
-        else:
-            hands[s][i] = card
-    return state._replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
-
-
 @pytest.mark.parametrize(("name", "players"), SETUPS, ids=IDS)
 def test_every_player_is_legal_and_honest(name: str, players: int) -> None:
     game = GAMES[name]
@@ -188,7 +166,7 @@ def test_every_player_is_legal_and_honest(name: str, players: int) -> None:
         if state.winner is not None or ply % 11:
             continue
         seat, legal = state.to_play, game.legal_moves(state)
-        other = _hidden_permuted(state, seat, rng)
+        other = hidden_permuted(state, seat, rng)
         assert game.view(other, seat) == game.view(state, seat)
         permuted += other != state
         for level in sorted(PLAYERS):

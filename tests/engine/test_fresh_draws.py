@@ -13,10 +13,15 @@ from typing import Any
 import pytest
 
 from mazzo.engine import dump_state, get_game, load_state
+from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.tressette import TressetteRules
 
-GAMES = [("scopa", ScopaRules(players=2)), ("tressette", TressetteRules(players=2))]
+GAMES = [
+    ("scopa", ScopaRules(players=2)),
+    ("tressette", TressetteRules(players=2)),
+    ("briscola", BriscolaRules(players=2, target=2)),  # two hands to win: a game of several
+]
 
 
 def to_next_draw(game: Any, state: Any, entropy: int | None) -> tuple[Any, list[Any]]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mazzo.engine import Game, Move, game_of, get_game
+from mazzo.engine import Game, Move, get_game
 from mazzo.engine.cards import SUIT_OF
 from mazzo.engine.players import (
     PLAYERS,
@@ -28,7 +28,7 @@ from mazzo.engine.players.search import Evaluation
 from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.scopa import ScopaRules, judge_hand
 from mazzo.engine.tressette import NAPOLETANA_CARDS, TressetteRules
-from tests.engine.players_support import SETUP_IDS, SETUPS, positions
+from tests.engine.players_support import SETUP_IDS, SETUPS, hidden_permuted, positions
 
 LEVELS = sorted(PLAYERS)
 
@@ -65,28 +65,6 @@ def test_the_same_seed_gives_the_same_suggestion(name: str, rules: Any) -> None:
         assert _ask(level, game, state, seed=9) == _ask(level, game, state, seed=9)
 
 
-def _hidden_permuted(state: Any, seat: int, rng: random.Random) -> Any:
-    """``state`` with the cards ``seat`` cannot see shuffled among the places it
-    cannot see (other hands' unshown cards, the stock): the same view."""
-    game = game_of(state)
-    shown_of = [set(known) for known in game.view(state, seat).known]
-    slots: list[tuple[int, int]] = []  # (seat or -1 for the stock, index)
-    for other, hand in enumerate(state.hands):
-        if other != seat:
-            slots += [(other, i) for i, c in enumerate(hand) if c not in shown_of[other]]
-    slots += [(-1, i) for i in range(len(state.stock))]
-    hidden = [state.stock[i] if s < 0 else state.hands[s][i] for s, i in slots]
-    rng.shuffle(hidden)
-    hands = [list(h) for h in state.hands]
-    stock = list(state.stock)
-    for (s, i), c in zip(slots, hidden, strict=True):
-        if s < 0:
-            stock[i] = c
-        else:
-            hands[s][i] = c
-    return state._replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
-
-
 @pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
 def test_permuting_the_hidden_cards_leaves_every_suggestion_unchanged(
     name: str, rules: Any
@@ -96,7 +74,7 @@ def test_permuting_the_hidden_cards_leaves_every_suggestion_unchanged(
     checked = 0
     for state in positions(game, rules, seed=21, every=9):
         seat = state.to_play
-        other = _hidden_permuted(state, seat, rng)
+        other = hidden_permuted(state, seat, rng)
         if other.hands == state.hands and other.stock == state.stock:
             continue  # nothing hidden left to move
         assert game.view(other, seat) == game.view(state, seat)

@@ -23,7 +23,7 @@ from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch
 from mazzo.engine.scopa import ScopaRules, ScopaState
 from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.scopa_scoring import PRIMIERA_SCALE
-from mazzo.engine.tressette import TressetteRules
+from mazzo.engine.tressette import TressetteRules, TressetteState
 from tests.engine.players_support import SETUP_IDS, SETUPS, positions
 
 SCOPA = get_game("scopa")
@@ -288,9 +288,8 @@ def test_the_static_evaluation_is_the_categories_worth_by_their_definition() -> 
 
 
 def test_the_search_leaves_its_world_as_it_found_it() -> None:
-    game = get_game("tressette")
-    state, _ = game.new_game(TressetteRules(players=2), seed=4)
-    legal = game.legal_moves(state)
+    state, _ = TressetteState.new_game(TressetteRules(players=2), seed=4)
+    legal = state.legal_moves()
     search = TressetteSearch(state, 0, Evaluation(), lambda _: True)
     hands = [list(h) for h in search.hands]
     first = search.root(legal, depth=5)

@@ -23,9 +23,7 @@ from mazzo.engine.scopa import (
     resolve,
 )
 from mazzo.engine.scopa_rules import BOOL_FIELDS, Variant
-from mazzo.engine.tressette import TressetteRules
-from mazzo.engine.tressette import new_game as new_tressette
-from mazzo.engine.tressette import resolve as resolve_tressette
+from mazzo.engine.tressette import TressetteRules, TressetteState
 from tests.engine.scopa_support import card, cards, make_state, refusal, steps
 from tests.engine.scopa_variants_support import (
     choices_of,
@@ -164,10 +162,10 @@ def test_cap_5_a_lay_still_checks_the_turn_and_the_hand():
 
 
 def test_cap_5_tressette_has_no_lay():
-    state, _ = new_tressette(TressetteRules(), seed=3)
+    state, _ = TressetteState.new_game(TressetteRules(), seed=3)
     held = state.hands[state.to_play][0]
     with pytest.raises(InvalidInput) as err:
-        resolve_tressette(state, Move(state.to_play, held, lay=True))
+        state.resolve(Move(state.to_play, held, lay=True))
     assert err.value.reason is Reason.TAKE_NOT_ALLOWED
 
 
