@@ -29,7 +29,7 @@ from mazzo.engine import options, packing, tricks
 from mazzo.engine.cards import BATONS, COINS, CUPS, DECK, RANK_OF, SUIT_OF, SWORDS, Card
 from mazzo.engine.errors import N_, Text
 from mazzo.engine.events import BriscolaSideScore, Event, TrumpTurnedUp
-from mazzo.engine.game import unique_best
+from mazzo.engine.game import check_seat, unique_best
 from mazzo.engine.options import choice, number
 from mazzo.engine.scopa_rules import Face
 
@@ -233,6 +233,7 @@ class BriscolaState(tricks.TrickState[BriscolaRules, BriscolaView]):
         )
 
     def view(self, seat: int) -> BriscolaView:
+        check_seat(seat, self.rules.players)
         rules = self.rules
         return BriscolaView(
             *self.trick_view(seat, tuple(self.hands[seat]), self.known_cards(seat)),

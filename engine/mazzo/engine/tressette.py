@@ -21,7 +21,7 @@ from mazzo.engine import options, packing, tricks
 from mazzo.engine.cards import CARDS_OF_SUIT, DECK, RANK_OF, SUIT_OF, SUITS, Card
 from mazzo.engine.errors import N_, Listing, Reason, Text
 from mazzo.engine.events import Event, NapoletanaDeclared, TressetteSideScore
-from mazzo.engine.game import IllegalMove, Move
+from mazzo.engine.game import IllegalMove, Move, check_seat
 from mazzo.engine.options import number, switch
 from mazzo.engine.state import outside
 
@@ -100,21 +100,11 @@ def playable(hand: Sequence[Card], trick: Sequence[Card]) -> Sequence[Card]:
 winning_index = tricks.winning_index_by(CARD_STRENGTH)
 
 
-def thirds(cards: Sequence[Card]) -> int:
-    return sum(map(CARD_THIRDS.__getitem__, cards))
-
-
-def score_hand(
-    piles: Sequence[Sequence[Card]], last_trick_side: int, napoletana: Sequence[int]
-) -> tuple[TressetteSideScore, ...]:
-    """Each side: its thirds floored to points, 1 for the last trick, its napoletana."""
-    return side_scores([thirds(pile) for pile in piles], last_trick_side, napoletana)
-
-
 def side_scores(
     thirds_won: Sequence[int], last_trick_side: int, napoletana: Sequence[int]
 ) -> tuple[TressetteSideScore, ...]:
-    """:func:`score_hand` from the thirds each side won."""
+    """A hand's score from the thirds of a point each side won: each side's thirds
+    floored to points, 1 for the last trick, its napoletana."""
     return tuple(
         TressetteSideScore(
             side=side,
@@ -260,6 +250,7 @@ class TressetteState(tricks.TrickState[TressetteRules, TressetteView]):
         return tuple(known)
 
     def view(self, seat: int) -> TressetteView:
+        check_seat(seat, self.rules.players)
         return TressetteView(
             *self.trick_view(seat, in_hand_order(self.hands[seat]), self.known_cards(seat)),
             rules=self.rules,

@@ -17,7 +17,7 @@ from mazzo.engine import deal, packing
 from mazzo.engine.cards import DECK, SUIT_OF, Card
 from mazzo.engine.errors import InvalidInput, Reason, Text
 from mazzo.engine.events import CardDrawn, CardPlayed, Event, TrickWon
-from mazzo.engine.game import Move, Status, check_seat, check_turn, hands_fit
+from mazzo.engine.game import Move, Status, check_turn, hands_fit
 from mazzo.engine.scopa_rules import Face
 from mazzo.engine.state import Rules, State
 
@@ -260,8 +260,8 @@ class TrickState(State[R, V]):
     # ------------------------------------------------------------ seeing
 
     def trick_view(self, seat: int, hand: tuple[Card, ...], known: Hands) -> PublicPart:
-        """:class:`TrickView`'s fields in order, for a game's view to start with."""
-        check_seat(seat, self.rules.players)
+        """:class:`TrickView`'s fields in order, for a game's view to start with
+        (``seat`` checked by the game's view)."""
         return (
             seat,
             self.rules.side_of(seat),
