@@ -146,7 +146,7 @@ class BriscolaView(tricks.TrickView):
         return (*self.trick, *extra)
 
 
-@dataclass(eq=True, kw_only=True)
+@dataclass(eq=True, kw_only=True, slots=True)
 class BriscolaState(tricks.TrickState[BriscolaRules, BriscolaView]):
     """A game of Briscola between two moves, hidden cards included."""
 
@@ -173,14 +173,6 @@ class BriscolaState(tricks.TrickState[BriscolaRules, BriscolaView]):
     def make_rules(cls, **chosen: object) -> BriscolaRules:
         return BriscolaRules(**chosen)  # type: ignore[arg-type]
 
-    def clone(self) -> BriscolaState:
-        new = object.__new__(BriscolaState)
-        new.__dict__.update(self.__dict__)
-        new.hands = [hand[:] for hand in self.hands]
-        new.trick, new.stock = self.trick[:], self.stock[:]
-        new.piles = [pile[:] for pile in self.piles]
-        return new
-
     # ------------------------------------------------------------ dealing
 
     @property
@@ -193,7 +185,7 @@ class BriscolaState(tricks.TrickState[BriscolaRules, BriscolaView]):
         return rest[1:]
 
     def deal(self, dealer: int, events: list[Event]) -> None:
-        super().deal(dealer, events)
+        tricks.TrickState.deal(self, dealer, events)
         events.append(TrumpTurnedUp(self.trump))
 
     @property

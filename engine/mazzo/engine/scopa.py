@@ -368,7 +368,7 @@ def _rules_from_bytes(data: bytes) -> ScopaRules:
 # ---------------------------------------------------------------- the state
 
 
-@dataclass(eq=True, kw_only=True)
+@dataclass(eq=True, kw_only=True, slots=True)
 class ScopaState(State[ScopaRules, ScopaView]):
     """A game of Scopa between two moves: everything, hidden cards included."""
 
@@ -406,15 +406,6 @@ class ScopaState(State[ScopaRules, ScopaView]):
     @classmethod
     def make_rules(cls, **chosen: object) -> ScopaRules:
         return ScopaRules.preset(**chosen)  # type: ignore[arg-type]
-
-    def clone(self) -> ScopaState:
-        new = object.__new__(ScopaState)
-        new.__dict__.update(self.__dict__)
-        new.hands = [hand[:] for hand in self.hands]
-        new.stock, new.piles = self.stock[:], [pile[:] for pile in self.piles]
-        new.sweeps, new.revealed = self.sweeps[:], self.revealed[:]
-        new.declared, new.round_plays = self.declared[:], self.round_plays.copy()
-        return new
 
     # ------------------------------------------------------------ dealing
 
@@ -605,7 +596,7 @@ class ScopaState(State[ScopaRules, ScopaView]):
         move is read as given, nothing filled in); once every hand is empty the
         stock deals again, and at the hand's end the table's leftovers go to the
         side that took last."""
-        seat, card, take = move[0], move[1], move[2]  # by position: the play-outs come here
+        seat, card, take, _ = move
         rules = self.rules
         hand = self.hands[seat]
         if rules.declarations and len(hand) == rules.hand_size:

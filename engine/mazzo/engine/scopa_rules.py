@@ -135,6 +135,9 @@ class ScopaRules:
     )
     #: Whether seats play in two teams (4 and 6 players): read on every capture.
     teams: bool = field(init=False, repr=False, compare=False, hash=False)
+    #: The cards a hand is dealt, and the table (the deal's): read on every move.
+    hand_size: int = field(init=False, repr=False, compare=False, hash=False)
+    table_size: int = field(init=False, repr=False, compare=False, hash=False)
     #: The hash, worked out once: rules key caches that every move reads (the
     #: state codec's), and hashing seventeen fields each time cost more than the look-up.
     _hash: int = field(init=False, repr=False, compare=False, hash=False)
@@ -150,6 +153,8 @@ class ScopaRules:
         key = (self.capture, self.ace_takes_all, self.fewest_cards)
         object.__setattr__(self, "capture_key", key)
         object.__setattr__(self, "teams", self.players in (4, 6))
+        object.__setattr__(self, "hand_size", DEAL_SIZES[self.deal][0])
+        object.__setattr__(self, "table_size", DEAL_SIZES[self.deal][1])
         compared = tuple(getattr(self, f.name) for f in fields(self) if f.compare)
         object.__setattr__(self, "_hash", hash(compared))
 
@@ -174,14 +179,6 @@ class ScopaRules:
         if "players" not in overrides:
             values["players"] = DEFAULT_PLAYERS[chosen]
         return cls(**values)
-
-    @property
-    def hand_size(self) -> int:
-        return DEAL_SIZES[self.deal][0]
-
-    @property
-    def table_size(self) -> int:
-        return DEAL_SIZES[self.deal][1]
 
     @property
     def sides(self) -> int:

@@ -20,9 +20,11 @@ shares one (the service's memory of recent states) plays on a
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
+from functools import cache
 from typing import ClassVar, Generic, Protocol, Self, TypeVar
 
 from mazzo.engine import deal
@@ -98,7 +100,7 @@ R = TypeVar("R", bound=Rules)
 V = TypeVar("V", bound=View)
 
 
-@dataclass(eq=True, kw_only=True)
+@dataclass(eq=True, kw_only=True, slots=True)
 class State(ABC, Generic[R, V]):
     """One game between two moves, hidden cards included: the fields every game
     has (a game's own class adds its own)."""
@@ -252,9 +254,19 @@ class State(ABC, Generic[R, V]):
 
     # ------------------------------------------------------------ copying, comparing
 
-    @abstractmethod
     def clone(self) -> Self:
-        """A copy that shares nothing mutable with this state."""
+        """A copy that shares nothing mutable with this state: its lists (of cards,
+        or of lists of cards) and deques are copied, its values shared."""
+        new = object.__new__(type(self))
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
+            if type(value) is list:
+                nested = value and type(value[0]) is list
+                value = [item[:] for item in value] if nested else value[:]
+            elif type(value) is deque:
+                value = value.copy()
+            setattr(new, name, value)
+        return new
 
     # ------------------------------------------------------------ seeing
 
@@ -357,6 +369,12 @@ class State(ABC, Generic[R, V]):
             return bool(cls.rules_from(options, rules.players) == rules)
         except InvalidInput:
             return False
+
+
+@cache
+def _field_names(state_type: type) -> tuple[str, ...]:
+    """A state class's fields, the base's first (its class attributes are none)."""
+    return tuple(f.name for f in fields(state_type))
 
 
 def outside(name: str, values: Sequence[int], low: int, high: int) -> list[Text]:

@@ -125,7 +125,7 @@ def in_hand_order(hand: Sequence[Card]) -> tuple[Card, ...]:
 # ---------------------------------------------------------------- the state
 
 
-@dataclass(eq=True, kw_only=True)
+@dataclass(eq=True, kw_only=True, slots=True)
 class TressetteState(tricks.TrickState[TressetteRules, TressetteView]):
     """A game of Tressette between two moves, hidden cards included."""
 
@@ -148,16 +148,6 @@ class TressetteState(tricks.TrickState[TressetteRules, TressetteView]):
     @classmethod
     def make_rules(cls, **chosen: object) -> TressetteRules:
         return TressetteRules(**chosen)  # type: ignore[arg-type]
-
-    def clone(self) -> TressetteState:
-        new = object.__new__(TressetteState)
-        new.__dict__.update(self.__dict__)
-        new.hands = [hand[:] for hand in self.hands]
-        new.trick, new.stock = self.trick[:], self.stock[:]
-        new.piles = [pile[:] for pile in self.piles]
-        new.revealed = [shown[:] for shown in self.revealed]
-        new.declared, new.napoletana = self.declared[:], self.napoletana[:]
-        return new
 
     @property
     def first_trick(self) -> bool:

@@ -89,7 +89,7 @@ R = TypeVar("R", bound=Rules)
 V = TypeVar("V", bound=TrickView)
 
 
-@dataclass(eq=True, kw_only=True, repr=True)
+@dataclass(eq=True, kw_only=True, slots=True)
 class TrickState(State[R, V]):
     """A trick game between two moves: the hands, the trick in progress and who
     led it, the stock, the cards won by each side."""
