@@ -20,12 +20,11 @@ shares one (the service's memory of recent states) plays on a
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import cache
-from typing import ClassVar, Generic, Protocol, Self, TypeVar
+from typing import ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 from mazzo.engine import deal
 from mazzo.engine.cards import Card, parse_cards
@@ -257,16 +256,7 @@ class State(ABC, Generic[R, V]):
     def clone(self) -> Self:
         """A copy that shares nothing mutable with this state: its lists (of cards,
         or of lists of cards) and deques are copied, its values shared."""
-        new = object.__new__(type(self))
-        for name in _field_names(type(self)):
-            value = getattr(self, name)
-            if type(value) is list:
-                nested = value and type(value[0]) is list
-                value = [item[:] for item in value] if nested else value[:]
-            elif type(value) is deque:
-                value = value.copy()
-            setattr(new, name, value)
-        return new
+        return cast(Self, _cloner(type(self))(self))
 
     # ------------------------------------------------------------ seeing
 
@@ -372,9 +362,26 @@ class State(ABC, Generic[R, V]):
 
 
 @cache
-def _field_names(state_type: type) -> tuple[str, ...]:
-    """A state class's fields, the base's first (its class attributes are none)."""
-    return tuple(f.name for f in fields(state_type))
+def _cloner(state_type: type) -> Callable[[object], object]:
+    """``state_type``'s clone, written out field by field from the fields' types,
+    as dataclasses writes ``__init__`` (a loop over the fields, asking each value
+    its type, cost a Play a tenth more): a list of lists copies each list, a
+    list or a deque is copied, any other value (a number, a tuple, the rules)
+    is shared."""
+    lines = ["def clone(self):", "    new = new_state(state_type)"]
+    for field in fields(state_type):
+        kind, name = str(field.type), field.name
+        if kind.startswith("list[list["):
+            copied = f"[item[:] for item in self.{name}]"
+        elif kind.startswith(("list[", "deque[")):
+            copied = f"self.{name}.copy()"
+        else:
+            copied = f"self.{name}"
+        lines.append(f"    new.{name} = {copied}")
+    lines.append("    return new")
+    namespace: dict[str, object] = {"new_state": object.__new__, "state_type": state_type}
+    exec("\n".join(lines), namespace)  # the code above, from the fields alone
+    return cast(Callable[[object], object], namespace["clone"])
 
 
 def outside(name: str, values: Sequence[int], low: int, high: int) -> list[Text]:
