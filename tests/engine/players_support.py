@@ -37,7 +37,8 @@ def positions(game: Game, rules: Any, seed: int, every: int) -> Iterator[Any]:
     while state.winner is None and state.hand_number == hand:
         if ply % every == 0:
             yield state
-        state, _ = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = state.clone()  # the position yielded stays as it was
+        state.apply(rng.choice(state.legal_moves()))
         ply += 1
 
 
