@@ -12,7 +12,6 @@ from mazzo.engine import Game, game_of, get_game
 from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.scopa_rules import Variant
-from mazzo.engine.state import State
 from mazzo.engine.tressette import TressetteRules
 
 #: (id, game name, rules): every Scopa variant at its default player count, the
@@ -39,7 +38,8 @@ def positions(game: Game, rules: Any, seed: int, every: int) -> Iterator[Any]:
     while state.winner is None and state.hand_number == hand:
         if ply % every == 0:
             yield state
-        state, _ = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = state.clone()  # the position yielded stays as it was
+        state.apply(rng.choice(state.legal_moves()))
         ply += 1
 
 
@@ -66,8 +66,6 @@ def hidden_permuted(state: Any, seat: int, rng: random.Random) -> Any:
             stock[i] = c
         else:
             hands[s][i] = c
-    if not isinstance(state, State):  # Scopa's state is still a named tuple of tuples
-        return state._replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
     permuted = state.clone()
     permuted.hands, permuted.stock = hands, stock
     return permuted
