@@ -18,6 +18,7 @@ more memory can still be slower (see docs/performance.md); time it with
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import re
 import shutil
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from typing import NamedTuple
 
 from benchmarks.engine_bench import available_cases, play_random_game
 
@@ -34,6 +36,13 @@ WORKLOADS: dict[str, tuple[str, tuple[int, int]]] = {
     "tressette": ("ply of random 2-player Tressette", (10, 30)),
     "validate": ("Validate handler call, a token it remembers", (1, 4)),
     "play": ("Play handler call, a token it remembers", (1, 4)),
+    "grpc-validate": ("gRPC Validate in the server's Python, a token it remembers", (1, 4)),
+    "grpc-play": ("gRPC Play in the server's Python, a token it remembers", (1, 4)),
+    "rest-validate": ("REST validate in the server's Python, a token it remembers", (1, 4)),
+    "rest-play": ("REST play in the server's Python, a token it remembers", (1, 4)),
+    "grpc-echo": ("gRPC echo in the server's Python (the gRPC baseline)", (1, 4)),
+    "rest-empty": ("REST empty route in the server's Python (the REST baseline)", (1, 4)),
+    "decode": ("record decoded (load_record) of 2-player Scopa", (2, 8)),
 }
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
@@ -62,6 +71,125 @@ def _handler_calls(rpc: str, passes: int) -> int:
     return passes * len(requests)
 
 
+class _Context:
+    """What the server's Python asks of grpc's ServicerContext on a call that succeeds."""
+
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        return (("user-agent", "grpc-python/bench"),)
+
+    def code(self) -> None:
+        return None
+
+    def set_trailing_metadata(self, metadata: object) -> None:
+        pass
+
+
+class _CallDetails(NamedTuple):
+    """grpc.HandlerCallDetails, as the server hands it to the interceptors."""
+
+    method: str
+    invocation_metadata: tuple[tuple[str, str], ...]
+
+
+def _grpc_calls(rpc: str, passes: int) -> int:
+    """Validate or Play (or ``echo``, the service benchmark's baseline, on Validate's
+    requests) as the gRPC server runs them, but for grpc's own plumbing: the method
+    found through the metrics interceptor, the request's bytes parsed, the method
+    around the handler, the reply serialized."""
+    from benchmarks.handler_bench import _requests
+    from benchmarks.service_server import ECHO_METHOD, echo_handler
+    from benchmarks.token_bench import BENCH_KEYS
+    from mazzo.service.grpc_server import CallsInFlight, engine_handler
+    from mazzo.service.handlers import SERVICE_NAME, EngineHandlers
+    from mazzo.service.metrics import GrpcMetricsInterceptor, Metrics
+    from mazzo.service.state_token import StateSealer
+
+    metrics = Metrics()
+    handlers = EngineHandlers(StateSealer(BENCH_KEYS), metrics)
+    pairs = _requests(handlers, games=4)
+    interceptor = GrpcMetricsInterceptor(metrics)
+    payloads = [(p if rpc == "play" else v).SerializeToString() for v, p in pairs]
+    if rpc == "echo":  # its first two bytes ask for a reply of Validate's size
+        methods, method = echo_handler(handlers.states), ECHO_METHOD
+        payloads = [(2).to_bytes(2, "big") + payload[2:] for payload in payloads]
+    else:
+        methods = engine_handler(handlers, CallsInFlight())
+        method = f"/{SERVICE_NAME}/{rpc.capitalize()}"
+    context = _Context()
+    details = _CallDetails(method, context.invocation_metadata())
+    for _ in range(passes):
+        for payload in payloads:
+            handler = interceptor.intercept_service(methods.service, details)
+            assert handler is not None and handler.unary_unary is not None
+            parse = handler.request_deserializer or bytes
+            serialize = handler.response_serializer or bytes
+            serialize(handler.unary_unary(parse(payload), context))
+    return passes * len(payloads)
+
+
+def _rest_calls(rpc: str, passes: int) -> int:
+    """Validate or Play (or ``empty``, the service benchmark's baseline, on Validate's
+    bodies) as the REST gateway runs them, from the WSGI call to the reply's bytes
+    (but for the HTTP server's own work)."""
+    import io
+
+    from werkzeug.test import EnvironBuilder
+
+    from benchmarks.handler_bench import _requests
+    from benchmarks.service_server import EMPTY_ROUTE, SIZE_HEADER, add_empty_route
+    from benchmarks.token_bench import BENCH_KEYS
+    from mazzo.service.handlers import EngineHandlers
+    from mazzo.service.json_mapping import message_to_json
+    from mazzo.service.metrics import Metrics
+    from mazzo.service.rest import create_app
+    from mazzo.service.state_token import StateSealer
+
+    metrics = Metrics()
+    handlers = EngineHandlers(StateSealer(BENCH_KEYS), metrics)
+    pairs = _requests(handlers, games=4)
+    app = create_app(handlers, metrics)
+    add_empty_route(app)
+    path = EMPTY_ROUTE if rpc == "empty" else f"/v1/games:{rpc}"
+    bodies = [message_to_json(p if rpc == "play" else v) for v, p in pairs]
+    environs = [
+        EnvironBuilder(
+            path=path,
+            method="POST",
+            data=body,
+            content_type="application/json",
+            headers={SIZE_HEADER: "53"},  # validate's reply, for the empty route
+        ).get_environ()
+        for body in bodies
+    ]
+
+    def start_response(status: str, headers: object) -> None:
+        if not status.startswith("200"):
+            raise RuntimeError(f"{path}: {status}")
+
+    for _ in range(passes):
+        for environ, body in zip(environs, bodies, strict=True):
+            environ["wsgi.input"] = io.BytesIO(body)
+            b"".join(app.wsgi_app(environ, start_response))
+    return passes * len(environs)
+
+
+def _decodes(passes: int) -> int:
+    """The records the server seals at every position of 2-player Scopa games, decoded."""
+    from benchmarks.handler_bench import _requests
+    from benchmarks.token_bench import BENCH_KEYS
+    from mazzo.service.handlers import EngineHandlers
+    from mazzo.service.metrics import Metrics
+    from mazzo.service.state_token import StateSealer
+    from mazzo.service.trust import load_record
+
+    sealer = StateSealer(BENCH_KEYS)
+    records = [sealer.open(v.state) for v, _ in _requests(EngineHandlers(sealer, Metrics()), 4)]
+    for _ in range(passes):
+        for record in records:
+            load_record(record)
+    return passes * len(records)
+
+
 def run_workload(name: str, size: int) -> int:
     """Run ``name`` at ``size``; return the units of work done (plies or calls)."""
     runners: dict[str, Callable[[int], int]] = {
@@ -69,6 +197,13 @@ def run_workload(name: str, size: int) -> int:
         "tressette": lambda n: _random_games("Tressette, 2 players", n),
         "validate": lambda n: _handler_calls("validate", n),
         "play": lambda n: _handler_calls("play", n),
+        "grpc-validate": lambda n: _grpc_calls("validate", n),
+        "grpc-play": lambda n: _grpc_calls("play", n),
+        "rest-validate": lambda n: _rest_calls("validate", n),
+        "rest-play": lambda n: _rest_calls("play", n),
+        "grpc-echo": lambda n: _grpc_calls("echo", n),
+        "rest-empty": lambda n: _rest_calls("empty", n),
+        "decode": _decodes,
     }
     return runners[name](size)
 
@@ -92,6 +227,9 @@ def _count(name: str, size: int, valgrind: str) -> tuple[int, int]:
             text=True,
             check=False,
             cwd=ROOT,
+            # The same hashes in every run: dictionaries and sets probe alike, so two
+            # commits' counts differ by their code alone.
+            env={**os.environ, "PYTHONHASHSEED": "0"},
         )
     found = _COLLECTED.search(done.stderr)
     if done.returncode != 0 or found is None:

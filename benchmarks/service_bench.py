@@ -57,9 +57,10 @@ TARGET_RATIOS = {"validate": 0.85, "play": 0.70}
 class _Process:
     """A child speaking JSON lines on its standard input and output."""
 
-    def __init__(self, module: str, cpu: int | None) -> None:
+    def __init__(self, module: str, cpu: int | None, *args: str) -> None:
+        self.module = module
         self.popen = subprocess.Popen(
-            [sys.executable, "-m", module],
+            [sys.executable, "-m", module, *args],
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -73,10 +74,10 @@ class _Process:
         stdout: IO[str] = self.popen.stdout  # type: ignore[assignment]
         line = stdout.readline()
         if not line:
-            raise RuntimeError(f"{self.popen.args[-1]} exited ({self.popen.wait()})")
+            raise RuntimeError(f"{self.module} exited ({self.popen.wait()})")
         answer = json.loads(line)
         if isinstance(answer, dict) and "error" in answer:
-            raise RuntimeError(f"{self.popen.args[-1]}: {answer['error']}")
+            raise RuntimeError(f"{self.module}: {answer['error']}")
         return answer
 
     def ask(self, command: dict[str, Any]) -> Any:

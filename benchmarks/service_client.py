@@ -18,6 +18,8 @@ answers one JSON line on standard output:
 - ``{"cmd": "prime"}``: one gRPC Validate of every warm token, one after the
   other, so that the server remembers them again (a cold run pushes them out).
 - ``{"cmd": "stats"}``: the server's count of remembered and unknown tokens.
+- ``{"cmd": "profile"}``: the profiled server's timings since the last time
+  (benchmarks/service_profile.py).
 - ``{"cmd": "run", "target", "seconds", "concurrency"}``: keeps ``concurrency``
   calls in flight (one thread each, one channel or one keep-alive connection per
   thread) for ``seconds`` and returns calls/s, latency percentiles and errors.
@@ -44,6 +46,7 @@ from benchmarks.service_server import (
     BUSY_METHOD,
     ECHO_METHOD,
     EMPTY_ROUTE,
+    PROFILE_METHOD,
     SIZE_HEADER,
     STATS_METHOD,
 )
@@ -170,8 +173,15 @@ class Client:
         return {"primed": len(self.prime_payloads)}
 
     def stats(self) -> Any:
+        return self._ask_server(STATS_METHOD)
+
+    def profile(self) -> Any:
+        return self._ask_server(PROFILE_METHOD)
+
+    def _ask_server(self, method: str) -> Any:
+        """The JSON answer of one of the benchmark server's own methods."""
         assert self.channel is not None
-        return json.loads(self.channel.unary_unary(STATS_METHOD)(b"", timeout=10))
+        return json.loads(self.channel.unary_unary(method)(b"", timeout=10))
 
     # ------------------------------------------------------------ load
 
@@ -320,6 +330,8 @@ def main() -> int:
                 answer = client.prime()
             elif name == "stats":
                 answer = client.stats()
+            elif name == "profile":
+                answer = client.profile()
             elif name == "run":
                 answer = client.run(**command)
             else:

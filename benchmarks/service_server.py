@@ -23,10 +23,11 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import grpc
-from flask import Response, request
+from flask import Flask, Response, request
 
 from mazzo.service.grpc_server import GrpcServer
 from mazzo.service.handlers import OPENED_STATES, EngineHandlers, StateCache
@@ -42,6 +43,8 @@ ECHO_METHOD = f"/{ECHO_SERVICE}/Echo"
 BUSY_METHOD = f"/{ECHO_SERVICE}/Busy"
 BUSY_MICROSECONDS = 50
 STATS_METHOD = f"/{ECHO_SERVICE}/Stats"
+#: The profiled server's timings (benchmarks/service_profile.py).
+PROFILE_METHOD = f"/{ECHO_SERVICE}/Profile"
 EMPTY_ROUTE = "/bench/empty"
 #: The response size is the first two bytes of an echo request (big endian),
 #: and the value of this header for the empty route.
@@ -70,15 +73,23 @@ def _busy(request_bytes: bytes, context: grpc.ServicerContext) -> bytes:
     return _echo(request_bytes, context)
 
 
-def echo_handler(states: StateCache) -> grpc.GenericRpcHandler:
+#: A method of the benchmark's own service: request bytes to reply bytes.
+BenchMethod = Callable[[bytes, grpc.ServicerContext], bytes]
+
+
+def echo_handler(
+    states: StateCache, more: Mapping[str, BenchMethod] | None = None
+) -> grpc.GenericRpcHandler:
+    """Echo, Busy, Stats, and ``more`` methods by name, on the benchmark's own service."""
+
     def stats(request_bytes: bytes, context: grpc.ServicerContext) -> bytes:
         return json.dumps({"hits": states.hits, "misses": states.misses}).encode()
 
     # No (de)serializers: the request and the response are the bytes on the wire.
+    behaviours = {"Echo": _echo, "Busy": _busy, "Stats": stats, **(more or {})}
     methods = {
-        "Echo": grpc.unary_unary_rpc_method_handler(_echo),
-        "Busy": grpc.unary_unary_rpc_method_handler(_busy),
-        "Stats": grpc.unary_unary_rpc_method_handler(stats),
+        name: grpc.unary_unary_rpc_method_handler(behaviour)
+        for name, behaviour in behaviours.items()
     }
     return grpc.method_handlers_generic_handler(ECHO_SERVICE, methods)
 
@@ -89,15 +100,21 @@ def _empty() -> Response:
     return Response(_zeros(size), mimetype="application/json")
 
 
-def main() -> int:
+def add_empty_route(app: Flask) -> None:
+    """The REST baseline: ``POST /bench/empty`` in the gateway's app (its hooks)."""
+    app.add_url_rule(EMPTY_ROUTE, "bench_empty", _empty, methods=["POST"])
+
+
+def main(more: Mapping[str, BenchMethod] | None = None) -> int:
+    """Serve until standard input closes; ``more``: methods to add to the echo's service."""
     threads = int(os.environ.get("MAZZO_GRPC_THREADS", "16"))
     metrics = Metrics()
     handlers = EngineHandlers(StateSealer(BENCH_KEYS), metrics, opened_states=OPENED_STATES)
     grpc_server = GrpcServer(handlers, metrics, "127.0.0.1:0", workers=threads)
-    grpc_server.server.add_generic_rpc_handlers((echo_handler(handlers.states),))
+    grpc_server.server.add_generic_rpc_handlers((echo_handler(handlers.states, more),))
     grpc_server.start()
     app = create_app(handlers, metrics)
-    app.add_url_rule(EMPTY_ROUTE, "bench_empty", _empty, methods=["POST"])
+    add_empty_route(app)
     http_server = HttpServer([(bind(("127.0.0.1", 0)), app)], HttpLimits())
     http_thread = threading.Thread(target=http_server.serve, name="http", daemon=True)
     http_thread.start()

@@ -13,9 +13,12 @@ import math
 import pathlib
 from typing import Any
 
+import pytest
+
 import mazzo.engine
-from benchmarks import run
+from benchmarks import run, service_profile
 from benchmarks.engine_bench import GAMES
+from benchmarks.stats import Figure
 
 TABLES = {
     "engine_games",
@@ -91,3 +94,25 @@ def test_a_smoke_run_prints_every_table_and_writes_the_results(
     # No call failed, and the ratios are there.
     assert not any("ERRORS" in note for note in tables["service"]["notes"])
     assert len(tables["service_ratios"]["rows"]) == 9  # 4 targets, 4 cold rows, the calibration
+
+
+def test_the_profile_shares_out_the_server_cpu_of_each_call_among_its_pieces() -> None:
+    targets = ("grpc_echo_validate", "grpc_validate", "rest_play")
+    table = service_profile.run(repeats=1, seconds=0.2, targets=targets)
+    rows = {row[0]: dict(zip(targets, row[1:], strict=True)) for row in table.rows}
+    # The echo runs no handler; Validate runs its handler inside the interceptor and
+    # the method; REST's Play inside the route, with the JSON mapping around it.
+    in_grpc = rows["    the handler (itself)"]
+    assert in_grpc["grpc_echo_validate"] is None and in_grpc["grpc_validate"] is not None
+    assert rows["      resolve the move"]["grpc_validate"] is not None
+    in_rest = rows["  the handler (itself)"]
+    assert in_rest["rest_play"] is not None and in_rest["grpc_validate"] is None
+    assert rows["    apply the move"]["rest_play"] is not None
+    assert rows["  parse the request"]["rest_play"] is not None
+    assert rows["gRPC metrics interceptor (count, time)"]["rest_play"] is None
+    # Each column's pieces, and what no timer covers, add up to its server CPU per call.
+    for target in targets:
+        cells = [row[target] for label, row in rows.items() if label != "server CPU per call"]
+        pieces = sum(cell.median for cell in cells if isinstance(cell, Figure))
+        total = rows["server CPU per call"][target]
+        assert isinstance(total, Figure) and pieces == pytest.approx(total.median)

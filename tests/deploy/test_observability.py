@@ -71,6 +71,8 @@ def test_the_dashboard_and_alerts_cover_what_operators_watch() -> None:
     assert {"grpc_server_handled_total", "http_requests_total"} <= names
     assert {"grpc_server_handling_seconds_bucket", "http_request_duration_seconds_bucket"} <= names
     assert {"mazzo_moves_total", "mazzo_states_refused_total", "mazzo_worker_up"} <= names
+    # Latency by game, and Advance's outcomes (clock timeouts, forfeits).
+    assert {"mazzo_move_seconds_bucket", "mazzo_advances_total"} <= names
     assert "mazzo_state_seals_total" in names
     assert {"process_cpu_seconds_total", "process_resident_memory_bytes"} <= names
     assert {"mazzo_suggestions_total", "mazzo_suggest_simulations_total"} <= names

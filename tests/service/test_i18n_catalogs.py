@@ -77,6 +77,19 @@ def test_a_refusal_renders_in_each_locale_with_its_values(locale: str) -> None:
 )
 def test_the_locale_is_negotiated_from_accept_language(header: str | None, locale: str) -> None:
     assert i18n.negotiate(header) == locale
+    assert i18n.negotiate(header) == locale  # the second time from what the first kept
+
+
+def test_a_header_is_negotiated_once_and_the_headers_kept_are_bounded() -> None:
+    i18n._negotiated.cache_clear()
+    header = "es-MX,es;q=0.9,en;q=0.5"
+    assert [i18n.negotiate(header) for _ in range(3)] == ["es"] * 3
+    assert (i18n._negotiated.cache_info().misses, i18n._negotiated.cache_info().hits) == (1, 2)
+    # A caller that sends a new value each time (a header varied on purpose) keeps
+    # at most NEGOTIATED_HEADERS of them, and each is still answered right.
+    for n in range(2 * i18n.NEGOTIATED_HEADERS):
+        assert i18n.negotiate(f"x-{n},it;q=0.5") == "it"
+    assert i18n._negotiated.cache_info().currsize == i18n.NEGOTIATED_HEADERS
 
 
 #: The game's own Italian words, written so in Italian (and the napola in French).

@@ -35,6 +35,8 @@ EXPOSED_NAMES = (
     "http_request_duration_seconds",
     "mazzo_games_started_total",
     "mazzo_moves_total",
+    "mazzo_move_seconds",
+    "mazzo_advances_total",
     "mazzo_states_refused_total",
     "mazzo_state_seals_total",
 )
@@ -287,7 +289,8 @@ def test_http_unmatched_and_errors(app: flask.Flask, metrics: Metrics) -> None:
 
 def test_metrics_route(app: flask.Flask, metrics: Metrics) -> None:
     metrics.mazzo_games_started_total.labels(game="scopa").inc()
-    metrics.mazzo_moves_total.labels(game="scopa", outcome="applied").inc(2)
+    for _ in range(2):
+        metrics.mazzo_move_seconds.labels(game="scopa", outcome="applied").observe(0.001)
     client = app.test_client()
     client.post("/v1/games:play")
     response = client.get("/metrics")
@@ -299,6 +302,7 @@ def test_metrics_route(app: flask.Flask, metrics: Metrics) -> None:
     assert "_total_total" not in body
     assert 'mazzo_games_started_total{game="scopa"} 1.0' in body
     assert 'mazzo_moves_total{game="scopa",outcome="applied"} 2.0' in body
+    assert 'mazzo_move_seconds_count{game="scopa",outcome="applied"} 2.0' in body
     assert http_count(metrics, "GET", "/metrics", "200") == 1
 
 
@@ -368,6 +372,7 @@ _CHILD = textwrap.dedent(
     from mazzo.service.metrics import Metrics
     metrics = Metrics()
     metrics.mazzo_games_started_total.labels(game="scopa").inc()
+    metrics.mazzo_move_seconds.labels(game="scopa", outcome="legal").observe(0.0002)
     if sys.argv[1] == "expose":
         sys.stdout.write(metrics.exposition()[0].decode())
     """
@@ -392,6 +397,10 @@ def test_multiprocess_mode_aggregates_processes(tmp_path: Path) -> None:
     _child(tmp_path, "count")
     body = _child(tmp_path, "expose")
     assert 'mazzo_games_started_total{game="scopa"} 3.0' in body
+    # Each process's moves, counted from the histogram they were timed in.
+    assert 'mazzo_move_seconds_count{game="scopa",outcome="legal"} 3.0' in body
+    assert 'mazzo_moves_total{game="scopa",outcome="legal"} 3.0' in body
+    assert body.count("# TYPE mazzo_moves_total counter") == 1
 
 
 def test_the_interceptor_wraps_each_method_once_and_reuses_it() -> None:

@@ -268,7 +268,7 @@ class BriscolaState(tricks.TrickState[BriscolaRules, BriscolaView]):
         return packing.decode_checked(data, cls._read, cls.inconsistencies)
 
     @classmethod
-    def _read(cls, data: memoryview) -> BriscolaState:
+    def _read(cls, data: bytes) -> BriscolaState:
         (fmt, players, target, flags, two, face, hand_number, dealer, to_play, leader, winner,
          turn_up, rng_state) = _HEADER.unpack_from(data)  # fmt: skip
         if fmt != _FORMAT:

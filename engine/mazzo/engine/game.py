@@ -175,8 +175,12 @@ def game_winner(scores: Sequence[int], target: int) -> int | None:
     return best if best is not None and scores[best] >= target else None
 
 
-def hands_fit(hands: Sequence[Sequence[Card]], to_play: int, played: set[int]) -> bool:
-    """The seat to play holds a card; the seats in ``played`` (those that already
-    played this round) hold one card fewer than the others."""
+def hands_fit(hands: Sequence[Sequence[Card]], to_play: int, leader: int, played: int) -> bool:
+    """The seat to play holds a card; the ``played`` seats from ``leader`` on (those
+    that already played this round) hold one card fewer than the others."""
     size = len(hands[to_play])
-    return size > 0 and all(len(hand) == size - (seat in played) for seat, hand in enumerate(hands))
+    sizes = list(map(len, hands))
+    # The sizes in the order the seats play from the leader (a decoded state's check:
+    # list operations in C, no Python loop).
+    in_turn = sizes[leader:] + sizes[:leader]
+    return size > 0 and in_turn == [size - 1] * played + [size] * (len(hands) - played)

@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 
 from mazzo.engine import deal, packing
 from mazzo.engine.cards import ACE, CUPS, DECK, DECK_SIZE, KING, RANK_OF, RANKS, Card, format_cards
@@ -343,8 +344,8 @@ def _encode_rules(rules: ScopaRules) -> bytes:
     )
 
 
-def _decode_rules(data: memoryview) -> ScopaRules:
-    return _rules_from_bytes(bytes(data[: _RULES.size]))
+def _decode_rules(data: bytes) -> ScopaRules:
+    return _rules_from_bytes(data[: _RULES.size])
 
 
 @lru_cache(maxsize=256)
@@ -745,7 +746,7 @@ class ScopaState(State[ScopaRules, ScopaView]):
         return packing.decode_checked(data, cls._read, cls.inconsistencies)
 
     @classmethod
-    def _read(cls, data: memoryview) -> ScopaState:
+    def _read(cls, data: bytes) -> ScopaState:
         rules = _decode_rules(data)
         dealer, hand_number, to_play, winner, last, rng_state, fresh = _PLAY.unpack_from(
             data, _RULES.size
@@ -797,14 +798,14 @@ class ScopaState(State[ScopaRules, ScopaView]):
             *outside("sweeps", self.sweeps, 0, DECK_SIZE),
             *outside("declaration points", self.declared, 0, DECINO_POINTS * declarations),
         ]
-        cards = [c for zone in (*self.hands, self.table, self.stock, *self.piles) for c in zone]
-        if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
+        zones = (*self.hands, self.table, self.stock, *self.piles)
+        if sum(map(len, zones)) != DECK_SIZE or frozenset().union(*zones) != packing.ALL_CARDS:
             problems.append(Text("the {count} cards are not there once each", count=DECK_SIZE))
         if self.winner is not None and not 0 <= self.winner < sides:
             problems.append(Text("winner out of range"))
         if self.last_capture_side is not None and not 0 <= self.last_capture_side < sides:
             problems.append(Text("last capturing side out of range"))
-        if not set(self.revealed) <= {c for hand in self.hands for c in hand}:
+        if self.revealed and not set(self.revealed).issubset(chain(*self.hands)):
             problems.append(Text("a shown card is not in a hand"))
         if not self._hands_fit_turn():
             problems.append(Text("hand sizes do not fit the turn"))
@@ -816,16 +817,13 @@ class ScopaState(State[ScopaRules, ScopaView]):
         """As many plays as cards played since the deal (at most the turns kept),
         each a card, then what it took; their cards on the table or in a pile, each
         played once."""
-        rules = self.rules
+        rules, plays = self.rules, self.round_plays
         played = rules.players * rules.hand_size - sum(map(len, self.hands))
         kept = min(played, PLAYS_KEPT * rules.players)
-        if self.game_over or len(self.round_plays) != kept or not all(self.round_plays):
+        if self.game_over or len(plays) != kept or not all(plays):
             return False
-        shown = {*self.table, *(c for pile in self.piles for c in pile)}
-        cards = [play[0] for play in self.round_plays]
-        return len(set(cards)) == len(cards) and all(
-            c in shown for play in self.round_plays for c in play
-        )
+        shown = frozenset(self.table).union(*self.piles)
+        return len({play[0] for play in plays}) == len(plays) and shown.issuperset(chain(*plays))
 
     def _hands_fit_turn(self) -> bool:
         """The seats that already played this round (from the seat after the dealer up
@@ -834,5 +832,4 @@ class ScopaState(State[ScopaRules, ScopaView]):
             return not any(self.hands)
         players = self.rules.players
         leader = (self.dealer + 1) % players
-        played = {(leader + k) % players for k in range((self.to_play - leader) % players)}
-        return hands_fit(self.hands, self.to_play, played)
+        return hands_fit(self.hands, self.to_play, leader, (self.to_play - leader) % players)

@@ -386,7 +386,7 @@ def _cloner(state_type: type) -> Callable[[object], object]:
 
 def outside(name: str, values: Sequence[int], low: int, high: int) -> list[Text]:
     """``["NAME out of range"]`` when a value is not in ``low..high``, else ``[]``."""
-    if all(low <= value <= high for value in values):
+    if not values or low <= min(values) and max(values) <= high:
         return []
     return [Text("{name} out of range ({low}..{high})", name=name, low=low, high=high)]
 

@@ -277,7 +277,7 @@ class TressetteState(tricks.TrickState[TressetteRules, TressetteView]):
         return packing.decode_checked(data, cls._read, cls.inconsistencies)
 
     @classmethod
-    def _read(cls, data: memoryview) -> TressetteState:
+    def _read(cls, data: bytes) -> TressetteState:
         fmt, players, target, flags, dealer, hand_number, to_play, leader, winner, rng_state = (
             _HEADER.unpack_from(data)
         )
@@ -319,10 +319,7 @@ class TressetteState(tricks.TrickState[TressetteRules, TressetteView]):
             *outside("declared suits", self.declared, 0, (1 << len(SUITS)) - 1),
             *self.cards_misplaced(),
         ]
-        if any(
-            not set(shown) <= set(hand)
-            for shown, hand in zip(self.revealed, self.hands, strict=True)
-        ):
+        if not all(map(set.issubset, map(set, self.revealed), self.hands)):
             problems.append(Text("a shown card is not in its hand"))
         if self.stock and not self.rules.with_stock:
             problems.append(Text("a stock with four players"))

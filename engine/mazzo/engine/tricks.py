@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple, Protocol, TypeVar
 
 from mazzo.engine import deal, packing
-from mazzo.engine.cards import DECK, SUIT_OF, Card
+from mazzo.engine.cards import SUIT_OF, Card
 from mazzo.engine.errors import InvalidInput, Reason, Text
 from mazzo.engine.events import CardDrawn, CardPlayed, Event, TrickWon
 from mazzo.engine.game import Move, Status, check_turn, hands_fit
@@ -294,10 +294,9 @@ class TrickState(State[R, V]):
         sides; the trick fits the turn, and the hands fit the trick."""
         rules = self.rules
         zones = (*self.hands, self.trick, self.stock, self.set_aside_cards(), *self.piles)
-        cards = [c for zone in zones for c in zone]
-        expected = set(DECK) - {self.removed}
+        expected = packing.ALL_CARDS - {self.removed}
         problems = []
-        if len(cards) != len(expected) or set(cards) != expected:
+        if sum(map(len, zones)) != len(expected) or frozenset().union(*zones) != expected:
             problems.append(Text("the {count} cards are not there once each", count=len(expected)))
         if not (0 <= self.dealer < rules.players and 0 <= self.leader < rules.players):
             problems.append(Text("seat out of range"))
@@ -315,8 +314,7 @@ class TrickState(State[R, V]):
         if self.game_over:
             fits = not any(self.hands) and not self.trick
         else:
-            played = {(self.leader + k) % players for k in range(len(self.trick))}
-            fits = hands_fit(self.hands, self.to_play, played) and (
+            fits = hands_fit(self.hands, self.to_play, self.leader, len(self.trick)) and (
                 not self.stock_size or len(self.hands[self.to_play]) == self.hand_size
             )
         return [] if fits else [Text("hand sizes do not fit the trick")]
@@ -333,7 +331,7 @@ class Zones(NamedTuple):
     decks: tuple[tuple[Card, ...], ...]
 
     @classmethod
-    def read(cls, data: memoryview, pos: int, rules: Rules, extra: int = 0) -> Zones:
+    def read(cls, data: bytes, pos: int, rules: Rules, extra: int = 0) -> Zones:
         """The zones from ``pos`` to the end: ``extra`` of the game's own after the piles."""
         players, sides = rules.players, rules.sides
         zones, pos = packing.read_zones(data, pos, players + 2 + sides + extra)

@@ -145,8 +145,9 @@ def _unary_behaviour(
     call: Callable[[Any], Message], calls: CallsInFlight, trailer: Metadata = ()
 ) -> Callable[[Any, grpc.ServicerContext], Any]:
     def behaviour(request: Any, context: grpc.ServicerContext) -> Any:
-        with calls, i18n.speaking(_asked_locale(context)):
-            return answer(request, context)
+        locale = _asked_locale(context)
+        with calls:
+            return i18n.call_speaking(locale, answer, request, context)
 
     def answer(request: Any, context: grpc.ServicerContext) -> Any:
         try:

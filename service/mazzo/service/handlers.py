@@ -31,7 +31,7 @@ from mazzo.engine.players import PLAYERS, Suggestion, counted_simulations
 from mazzo.service import codec, i18n
 from mazzo.service.config import DEFAULT_MAX_SUGGEST_MS, Config
 from mazzo.service.errors import ApiError, ServiceReason
-from mazzo.service.metrics import Metrics
+from mazzo.service.metrics import ADVANCE_OUTCOMES, MOVE_OUTCOMES, Metrics
 from mazzo.service.search_pool import Thinker, now, think
 from mazzo.service.spectator import public_view
 from mazzo.service.state_token import StateSealer, StateTokenError, key_id_of
@@ -185,7 +185,17 @@ class EngineHandlers:
         self._metrics = metrics
         self._seed_source = seed_source
         self.states = StateCache(opened_states)
-        self._move_counters: dict[tuple[str, str], Any] = {}
+        # Bound once, for every game and outcome (the hot path), and at 0 from the start.
+        self._move_seconds = {
+            (name, outcome): metrics.mazzo_move_seconds.labels(game=name, outcome=outcome)
+            for name in GAMES
+            for outcome in MOVE_OUTCOMES
+        }
+        self._advances = {
+            (name, outcome): metrics.mazzo_advances_total.labels(game=name, outcome=outcome)
+            for name in GAMES
+            for outcome in ADVANCE_OUTCOMES
+        }
         self._seats = SeatCredentials(sealer.derived_keys(CREDENTIAL_PURPOSE))
         # Bound once (the hot path), and at 0 from the start.
         self._seals = metrics.mazzo_state_seals_total.labels(key=sealer.sealing_key_id)
@@ -228,13 +238,10 @@ class EngineHandlers:
         self.states.put(token, record)
         return record
 
-    def _count_move(self, game: str, outcome: str) -> None:
-        # The label child is bound once per (game, outcome): this is the hot path.
-        child = self._move_counters.get((game, outcome))
-        if child is None:
-            child = self._metrics.mazzo_moves_total.labels(game=game, outcome=outcome)
-            self._move_counters[(game, outcome)] = child
-        child.inc()
+    def _count_move(self, game: str, outcome: str, since: float) -> None:
+        """A move settled, ``since`` (time.perf_counter) its start: counted and timed
+        in one observation (mazzo_moves_total is its count)."""
+        self._move_seconds[game, outcome].observe(time.perf_counter() - since)
 
     def _seal(self, state: Any, game_id: bytes, ply: int, table: Table) -> bytes:
         """The state's new token, remembered: the caller's next call brings it back."""
@@ -374,10 +381,11 @@ class EngineHandlers:
                 budget = min(DEFAULT_SUGGEST_MS, self._max_suggest_ms)
                 computer = ComputerSeat(to_play, on_timeout, budget)
                 events.append(TimeExpired(to_play, on_timeout))
+            began = time.perf_counter()
             move = self._computer_move(game, state, computer, randomness)
             with _rule_errors():
                 played = state.apply(move, randomness.next_u64() if state.fresh_draws else None)
-            self._count_move(game.name, "applied")
+            self._count_move(game.name, "applied", began)
             events.extend(played)
             moves += 1
         return state, table, events, moves
@@ -545,6 +553,7 @@ class EngineHandlers:
         return self._with_new_state(response, game, (state, game_id, plies, table), events)
 
     def play(self, request: pb.PlayRequest) -> pb.PlayResponse:
+        arrived = time.perf_counter()
         record, game, scope, move = self._requested_move(
             request, N_("seat {scope}'s credential may not play for seat {seat}")
         )
@@ -553,7 +562,7 @@ class EngineHandlers:
         randomness = self._randomness(request)
         refusal = self._table_refusal(record, game, move)
         if refusal is not None:
-            self._count_move(game.name, "refused")
+            self._count_move(game.name, "refused", arrived)
             raise refusal
         try:
             # A game without a seed deals and draws with fresh randomness, drawn here.
@@ -561,11 +570,11 @@ class EngineHandlers:
             state = state.clone()  # the remembered state stays as its token says
             events = state.apply(move, entropy)
         except IllegalMove as error:
-            self._count_move(game.name, "refused")
+            self._count_move(game.name, "refused", arrived)
             raise ApiError.from_rule_error(error) from error
         except RuleError as error:
             raise ApiError.from_rule_error(error) from error
-        self._count_move(game.name, "applied")
+        self._count_move(game.name, "applied", arrived)
         plies = 1
         if table.computers:
             state, table, played, moves = self._move_on(game, state, table, randomness)
@@ -593,6 +602,7 @@ class EngineHandlers:
         state, table, events, moves = self._move_on(
             game, record.state, record.table, randomness, for_late_seat=True
         )
+        self._advances[game.name, _advanced(game, record, table, moves)].inc()
         if not moves and table == record.table:  # nothing to do: the same token
             response = pb.AdvanceResponse(state=request.state)
             _write_status(response.status, game, state, record.game_id, record.ply, record.table)
@@ -604,18 +614,19 @@ class EngineHandlers:
         )
 
     def validate(self, request: pb.ValidateRequest) -> pb.ValidateResponse:
+        arrived = time.perf_counter()
         record, game, _, move = self._requested_move(
             request, N_("seat {scope}'s credential may not validate a move for seat {seat}")
         )
         refusal = self._table_refusal(record, game, move)
         if refusal is not None:
-            self._count_move(game.name, "illegal")
+            self._count_move(game.name, "illegal", arrived)
             message = refusal.localized()
             return pb.ValidateResponse(legal=False, reason=refusal.reason, message=message)
         try:
             record.state.resolve(move)
         except IllegalMove as error:
-            self._count_move(game.name, "illegal")
+            self._count_move(game.name, "illegal", arrived)
             return pb.ValidateResponse(
                 legal=False,
                 reason=error.reason.value,
@@ -624,7 +635,7 @@ class EngineHandlers:
             )
         except RuleError as error:
             raise ApiError.from_rule_error(error) from error
-        self._count_move(game.name, "legal")
+        self._count_move(game.name, "legal", arrived)
         return pb.ValidateResponse(legal=True)
 
     def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
@@ -769,6 +780,17 @@ def _check_ply(
             ),
             {"ply": str(record.ply)},
         )
+
+
+def _advanced(game: Game, record: Record, table: Table, moves: int) -> str:
+    """What an Advance did (mazzo_advances_total's outcome): from the record it
+    opened, the table it ends with and the moves it played."""
+    if table.forfeited_side is not None and record.table.forfeited_side is None:
+        return "forfeit"
+    if not moves:
+        return "none"
+    to_play = game.status(record.state).seat_to_play
+    return "computer" if record.table.computer(to_play) is not None else "timeout"
 
 
 def _forfeit_events(scores: Sequence[int], seat: int, lost: int) -> list[Event]:

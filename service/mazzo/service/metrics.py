@@ -5,7 +5,8 @@ The gRPC series follow the names and labels of go-grpc-prometheus
 `grpc_server_handling_seconds`) so that existing dashboards and alerts work
 unchanged; the HTTP series follow the usual `http_requests_total` /
 `http_request_duration_seconds` pair; Mazzo's own series count games started,
-moves by game and outcome, state tokens sealed by key and refused by reason; plus the
+moves by game and outcome (with the time each took), Advance calls by game and
+outcome, state tokens sealed by key and refused by reason; plus the
 usual `process_*` and `python_*` series and `mazzo_build_info`.
 
 Each `Metrics` owns its registry, so tests (and several servers in one
@@ -69,6 +70,15 @@ LATENCY_BUCKETS = (
     0.1, 0.25, 0.5, 1.0,
 )
 # fmt: on
+#: A move takes tens of microseconds to check or play, a computer seat's up to its
+#: budget (seconds at most).
+MOVE_BUCKETS = (*LATENCY_BUCKETS, 2.5, 5.0, 10.0)
+#: What became of a move: Play's applied or refused, Validate's legal or illegal.
+MOVE_OUTCOMES = ("applied", "refused", "legal", "illegal")
+#: What an Advance call did: the computer seats played; a late seat's move was
+#: played for it (its clock ran out); a late seat's side lost (its clock's
+#: on_timeout is forfeit); nothing (no computer's turn, no clock run out).
+ADVANCE_OUTCOMES = ("computer", "timeout", "forfeit", "none")
 #: A suggestion takes from tens of microseconds (random) to its budget
 #: (intermediate and expert, up to MAZZO_MAX_SUGGEST_MS).
 SUGGEST_BUCKETS = (0.0001, 0.001, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -137,9 +147,22 @@ class Metrics:
             ("game",),
             registry=self.registry,
         )
-        self.mazzo_moves_total = Counter(
-            "mazzo_moves_total",
-            "Moves by game and outcome (applied/refused for Play, legal/illegal for Validate).",
+        # One observation per move both counts it and times it: mazzo_moves_total is
+        # read from this histogram's counts when scraped (MovesCounted), so that a
+        # move costs one update, not two (with several workers each is a write to
+        # a memory-mapped file).
+        self.mazzo_move_seconds = Histogram(
+            "mazzo_move_seconds",
+            "Time a move took, by game and outcome: a person's (Play, Validate) from the"
+            " call's arrival to the move applied, refused or checked; a computer seat's,"
+            " its thinking and its move.",
+            ("game", "outcome"),
+            registry=self.registry,
+            buckets=MOVE_BUCKETS,
+        )
+        self.mazzo_advances_total = Counter(
+            "mazzo_advances_total",
+            "Advance calls by game and outcome (computer, timeout, forfeit, none).",
             ("game", "outcome"),
             registry=self.registry,
         )
@@ -181,6 +204,8 @@ class Metrics:
         # Series that exist from the start at 0 make rate() and alerts work at once.
         for reason in STATE_REFUSAL_REASONS:
             self.mazzo_states_refused_total.labels(reason=reason)
+        if not os.environ.get(MULTIPROC_ENV):  # else the exposition registry counts them
+            self.registry.register(MovesCounted(self.mazzo_move_seconds))
 
     def _process_series(self) -> None:
         """This server process: build info, up and started (one Metrics per server process)."""
@@ -228,10 +253,36 @@ def _exposition_registry(own: CollectorRegistry) -> CollectorRegistry:
     if not directory:
         return own
     aggregate = CollectorRegistry()
-    multiprocess.MultiProcessCollector(aggregate, path=directory)  # type: ignore[no-untyped-call]
+    every_process = multiprocess.MultiProcessCollector(None, path=directory)  # type: ignore[no-untyped-call]
+    aggregate.register(MovesCounted(every_process, with_its_metrics=True))
     PlatformCollector(registry=aggregate)  # python_info: the same in every worker
     aggregate.register(ServerProcessCollector(directory))
     return aggregate
+
+
+class MovesCounted(Collector):
+    """``mazzo_moves_total{game,outcome}``, read when scraped from the counts of
+    ``mazzo_move_seconds`` in ``source`` (a histogram, or a collector of every
+    process's metrics, whose own metrics it then passes on too: ``with_its_metrics``)."""
+
+    def __init__(self, source: Collector, with_its_metrics: bool = False) -> None:
+        self._source = source
+        self._with_its_metrics = with_its_metrics
+
+    def collect(self) -> Iterable[Metric]:
+        collected = list(self._source.collect())
+        moves = CounterMetricFamily(
+            "mazzo_moves",
+            "Moves by game and outcome (applied/refused for Play, legal/illegal for Validate).",
+            labels=("game", "outcome"),
+        )
+        for metric in collected:
+            if metric.name == "mazzo_move_seconds":
+                for sample in metric.samples:
+                    if sample.name == "mazzo_move_seconds_count":
+                        labels = sample.labels
+                        moves.add_metric((labels["game"], labels["outcome"]), sample.value)
+        return [*collected, moves] if self._with_its_metrics else [moves]
 
 
 def build_versions() -> tuple[str, str, str]:
@@ -445,11 +496,13 @@ def instrument_flask(app: flask.Flask, metrics: Metrics, serve_metrics: bool = T
     "unmatched" when no rule matched, so that label values stay few.
     """
 
+    series = _HttpSeries(metrics)
+
     def start_clock() -> None:
         setattr(flask.g, _CLOCK_KEY, time.perf_counter())
 
     def record(response: flask.Response) -> flask.Response:
-        _record_request(metrics, response.status_code)
+        series.record(response.status_code)
         return response
 
     def metrics_view() -> flask.Response:
@@ -464,16 +517,35 @@ def instrument_flask(app: flask.Flask, metrics: Metrics, serve_metrics: bool = T
         )
 
 
-def _record_request(metrics: Metrics, status: int) -> None:
-    request = flask.request
-    rule = request.url_rule
-    route = rule.rule if rule is not None else UNMATCHED_ROUTE
-    method = request.method if request.method in HTTP_METHODS else "OTHER"
-    metrics.http_requests_total.labels(method, route, str(status)).inc()
-    started = flask.g.pop(_CLOCK_KEY, None)
-    if started is not None:  # None when an earlier before_request hook answered
-        elapsed = time.perf_counter() - started
-        metrics.http_request_duration_seconds.labels(method, route).observe(elapsed)
+class _HttpSeries:
+    """The HTTP series' label children, each bound the first time its labels come:
+    a request then finds its two in a dict, where labels() takes a lock and checks
+    every value. Their labels are few (the app's rules, the methods, the statuses)."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self._metrics = metrics
+        self._counted: dict[tuple[str, str, int], Any] = {}
+        self._timed: dict[tuple[str, str], Any] = {}
+
+    def record(self, status: int) -> None:
+        request = flask.request
+        rule = request.url_rule
+        route = rule.rule if rule is not None else UNMATCHED_ROUTE
+        method = request.method
+        if method not in HTTP_METHODS:
+            method = "OTHER"
+        counted = self._counted.get((method, route, status))
+        if counted is None:
+            counted = self._metrics.http_requests_total.labels(method, route, str(status))
+            self._counted[method, route, status] = counted
+        counted.inc()
+        started = flask.g.pop(_CLOCK_KEY, None)
+        if started is not None:  # None when an earlier before_request hook answered
+            timed = self._timed.get((method, route))
+            if timed is None:
+                timed = self._metrics.http_request_duration_seconds.labels(method, route)
+                self._timed[method, route] = timed
+            timed.observe(time.perf_counter() - started)
 
 
 # ---------------------------------------------------------------------- exporter

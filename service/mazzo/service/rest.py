@@ -83,14 +83,16 @@ def _json_refusal(error: JsonMappingError, request: Message) -> ApiError:
     return ApiError.invalid(ServiceReason.MALFORMED_REQUEST, Text("{why}", why=str(error)))
 
 
-def _view(rpc: Rpc, *, strict_json: bool = False) -> Callable[[], Response]:
+def _view(rpc: Rpc, max_bytes: int, *, strict_json: bool = False) -> Callable[[], Response]:
     # Unknown fields are ignored unless strict: a newer client talks to an older server.
     ignore_unknown = not strict_json
+    has_body = rpc.http_method != "GET"
 
     def view() -> Response:
         message = rpc.request_type()
-        if rpc.http_method != "GET":
-            coding = request.headers.get("Content-Encoding", "identity").strip().lower()
+        if has_body:
+            # The WSGI environ's own key: the headers' mapping would find it the long way.
+            coding = request.environ.get("HTTP_CONTENT_ENCODING", "identity").strip().lower()
             if coding != "identity":
                 message_text = Text(
                     "the body must not be encoded (Content-Encoding: {coding})",
@@ -101,7 +103,7 @@ def _view(rpc: Rpc, *, strict_json: bool = False) -> Callable[[], Response]:
             # exactly the limit reads whole (Werkzeug refuses a read past its
             # limit even at the end of the body) and one byte more is seen.
             body = request.get_data(cache=False) or b"{}"
-            if len(body) > current_app.config[MAX_BYTES_KEY]:
+            if len(body) > max_bytes:
                 raise RequestEntityTooLarge()
             try:
                 parse(body, message, ignore_unknown_fields=ignore_unknown)
@@ -166,7 +168,7 @@ def refusal_statuses(http_method: str, request_fields: Collection[str]) -> list[
 
 def _speak_the_asked_language() -> None:
     """This request's messages and card names in its Accept-Language (i18n)."""
-    i18n.set_locale(i18n.negotiate(request.headers.get("Accept-Language")))
+    i18n.set_locale(i18n.negotiate(request.environ.get("HTTP_ACCEPT_LANGUAGE")))
 
 
 SERVING = {"status": "SERVING"}
@@ -218,9 +220,8 @@ def create_app(
     app.config["MAX_CONTENT_LENGTH"] = max_request_bytes + 1
     app.config[MAX_BYTES_KEY] = max_request_bytes
     for rpc in rpcs(handlers):
-        app.add_url_rule(
-            rpc.http_path, rpc.name, _view(rpc, strict_json=strict_json), methods=[rpc.http_method]
-        )
+        view = _view(rpc, max_request_bytes, strict_json=strict_json)
+        app.add_url_rule(rpc.http_path, rpc.name, view, methods=[rpc.http_method])
     app.add_url_rule("/healthz", "healthz", _healthz, methods=["GET"])
     app.before_request(_speak_the_asked_language)
     app.before_request(_refuse_long_targets)

@@ -96,7 +96,12 @@ def load_tabled_record(payload: bytes) -> tuple[Any, bytes, int, Table]:
 
 def game_id_text(game_id: bytes) -> str:
     """The id as Status shows it: URL-safe base64 without padding (16 characters)."""
-    return base64.urlsafe_b64encode(game_id).rstrip(b"=").decode("ascii")
+    # Every answer writes one: binascii and a translation, not base64's three calls.
+    raw = binascii.b2a_base64(game_id, newline=False).translate(_URL_SAFE)
+    return raw.rstrip(b"=").decode("ascii")
+
+
+_URL_SAFE = bytes.maketrans(b"+/", b"-_")
 
 
 # ---------------------------------------------------------------- seat credentials
