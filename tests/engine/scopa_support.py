@@ -112,11 +112,9 @@ def all_cards(state: ScopaState) -> list[Card]:
 
 
 def replaced(state: ScopaState, **fields: object) -> ScopaState:
-    """A clone of ``state`` with ``fields`` set (the original untouched)."""
-    new = state.clone()
-    for name, value in fields.items():
-        setattr(new, name, value)
-    return new
+    """A clone of ``state`` with ``fields`` set (the original untouched), made as
+    the state's own constructor makes it (its round's plays a bounded deque)."""
+    return dataclasses.replace(state.clone(), **fields)
 
 
 def applied(

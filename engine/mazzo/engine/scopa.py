@@ -606,8 +606,7 @@ class ScopaState(State[ScopaRules, ScopaView]):
         if self.revealed and card in self.revealed:
             self.revealed.remove(card)
         hand.remove(card)
-        # The dealer plays last in every round: its last card empties every hand.
-        last_of_round = not hand and seat == self.dealer
+        last_of_round = not hand and not any(self.hands)
         if events is not None:
             events.append(_new(CardPlayed, (seat, card)))
         table = self.table
