@@ -35,6 +35,7 @@ from benchmarks.service_bench import _cpu_seconds, _cpus, _Process
 from benchmarks.service_client import WARM_TARGETS
 from benchmarks.service_server import PROFILE_METHOD
 from benchmarks.stats import Figure, Table, machine, write_results
+from benchmarks.summaries import command_line, run_summary
 
 #: The targets profiled by default: the four the performance targets concern and
 #: their baselines.
@@ -418,7 +419,11 @@ def main(argv: list[str] | None = None) -> int:
     print(table.render())
     if args.results:
         settings = {"repeats": args.repeats, "seconds": args.seconds, "targets": list(targets)}
-        write_results(args.results, [table], {"service_profile": settings}, about)
+        command = command_line("benchmarks.service_profile", sys.argv[1:] if argv is None else argv)
+        summary = run_summary(
+            "bench", command, about, {"service_profile": settings}, [table.as_json()]
+        )
+        write_results(args.results, summary)
     return 0
 
 

@@ -19,6 +19,7 @@ import mazzo.engine
 from benchmarks import run, service_profile
 from benchmarks.engine_bench import GAMES
 from benchmarks.stats import Figure
+from benchmarks.summaries import missing_fields
 
 TABLES = {
     "engine_games",
@@ -116,3 +117,13 @@ def test_the_profile_shares_out_the_server_cpu_of_each_call_among_its_pieces() -
         pieces = sum(cell.median for cell in cells if isinstance(cell, Figure))
         total = rows["server CPU per call"][target]
         assert isinstance(total, Figure) and pieces == pytest.approx(total.median)
+
+
+def test_the_profile_writes_its_table_as_a_run_summary_the_report_reads(tmp_path) -> None:
+    results = tmp_path / "profile.json"
+    argv = ["--repeats", "1", "--seconds", "0.2", "--targets", "grpc_echo_validate"]
+    assert service_profile.main([*argv, "--results", str(results)]) == 0
+    body = json.loads(results.read_text())
+    assert missing_fields(body) == []
+    assert body["settings"]["service_profile"]["targets"] == ["grpc_echo_validate"]
+    assert body["tables"][0]["rows"]

@@ -24,7 +24,9 @@ RUN_TIMEOUT = 600.0
 
 @pytest.fixture(scope="module")
 def rest_url() -> Iterator[str]:
-    with started() as served:
+    # Suggest's budget may be long: the tests bound a search by its simulations,
+    # never by time, so that a busy machine changes no answer.
+    with started(MAZZO_MAX_SUGGEST_MS="60000") as served:
         served.wait_until_listening()
         yield f"http://127.0.0.1:{served.ports['REST']}"
 
