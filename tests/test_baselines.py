@@ -52,16 +52,17 @@ def _hand_margin(events: list[Any], side: int) -> float | None:
 
 def _walk_beside_the_engine(game: Any, state: Any, search: Any, rng: random.Random) -> int:
     """Random moves played in the walk and in the engine alike to the hand's end;
-    the steps taken."""
+    the steps taken (on a clone: ``state`` is left as it was)."""
     side, steps = search.side, 0
+    state = state.clone()
     while True:
-        legal = game.legal_moves(state)
+        legal = state.legal_moves()
         by_key: dict[Hashable, Move] = {search.key(move): move for move in legal}
         assert sorted(map(repr, search.actions())) == sorted(map(repr, by_key))
         assert search.searchers_turn() == (search.side == state.rules.side_of(state.to_play))
         action = rng.choice(search.actions())
         search.step(action)
-        state, events = game.apply(state, by_key[action])
+        events = state.apply(by_key[action])
         steps += 1
         margin = _hand_margin(events, side)
         assert search.ended() == (margin is not None)

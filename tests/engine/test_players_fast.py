@@ -1,22 +1,19 @@
 """The searching players' play-outs: played as the engine plays, to the hand's end.
 
-Scopa's fast play-out plays a simulated hand on mutable lists of its own, the
-rules written again, so it is held to the engine (:func:`check_scopa_play_out`).
+Every game's play-out plays on a clone of the game's own State
+(:meth:`~mazzo.engine.state.State.step`): no rule is written again, and what is
+held is the play-out's own (:func:`check_play_out`): the moves its rules of
+thumb choose are legal, its result is the engine's score of the hand it played,
+and the state it was given is left as it was, for the next move's play-out.
+
 The rules are drawn from the catalog: every option of the game's ``options``
 (every variant, switch, enum value, target and re bello card) and every player
 count, each left unset or set; a mix the rules refuse is cut down, one refused
 option at a time, to one they accept. From a position of a seeded game, a
 simulated deal of the seat's view (as the intermediate makes), one of its legal
-moves, then the rest of the hand on the fast path. Replayed move by move through
-the engine's ``apply``, the hand is legal at every move, and the engine tells of
-the same captures and sweeps, deals, leftovers and scores as the fast path
-worked out (its :class:`~mazzo.engine.players.base.Trace`).
-
-Tressette's and Briscola's play-outs play on a clone of the game's own State
-(:meth:`~mazzo.engine.state.State.step`): no rule is written again, and what is
-held is the play-out's own (:func:`check_state_play_out`): the cards its rules of
-thumb choose are legal, its result is the engine's score of the hand it played,
-and the state it was given is left as it was, for the next move's play-out.
+moves, then the rest of the hand by the play-out. Its moves, seen as it steps,
+are replayed move by move through the engine's checked ``apply``: legal at every
+move, the last one ending the hand, whose scores are the play-out's result.
 """
 
 from __future__ import annotations
@@ -30,25 +27,15 @@ from hypothesis import strategies as st
 
 from mazzo.engine import Game, Move, get_game
 from mazzo.engine.briscola import CARD_POINTS, BriscolaRules, BriscolaState
-from mazzo.engine.events import (
-    Capture,
-    CardsDealt,
-    Deal,
-    Event,
-    HandScored,
-    LeftoversTaken,
-    TrickWon,
-)
-from mazzo.engine.players import fast_briscola, fast_scopa
-from mazzo.engine.players.base import Trace
+from mazzo.engine.events import Event, HandScored, TrickWon
+from mazzo.engine.players import fast_briscola
 from mazzo.engine.players.games import bots_of
+from mazzo.engine.scopa import ScopaState
 from mazzo.engine.scopa_rules import ScopaRules
 from mazzo.engine.tressette import TressetteRules, TressetteState
 from tests.engine.options_support import catalog_rules
 
-SCOPA, BRISCOLA = get_game("scopa"), get_game("briscola")
-#: The kinds of event Scopa's fast path works out, and so claims.
-SCOPA_CLAIMS: tuple[type[Event], ...] = (Capture, Deal, CardsDealt, LeftoversTaken, HandScored)
+BRISCOLA = get_game("briscola")
 #: How often the simulated players play at random: never, as the intermediate, always.
 EXPLORE = st.sampled_from([0.0, 0.1, 1.0])
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
@@ -63,20 +50,34 @@ def position(game: Game, rules: Any, seed: int, plies: int) -> tuple[Any, random
     state, _ = game.new_game(rules, seed=seed)
     rng = random.Random(seed)
     for _ in range(plies):
-        after, _ = game.apply(state, rng.choice(game.legal_moves(state)))
+        after = state.clone()
+        after.apply(rng.choice(after.legal_moves()))
         if after.hand_number != state.hand_number or after.winner is not None:
             break
         state = after
     return state, rng
 
 
-def engine_events(game: Game, state: Any, moves: list[Move]) -> list[Event]:
-    """The events of ``moves`` replayed through the engine, each checked legal: the
-    last one ends the hand, none before it does. Up to the hand's scores."""
+def engine_move(state: Any, stepped: Move) -> Move:
+    """The engine's move for a move as a play-out steps it: the same, but for a
+    Scopa card stepped with an empty taking, which ``step`` lays, and which the
+    engine's ``apply`` spells as a lay (``lay=True``) where the card could take."""
+    if not isinstance(state, ScopaState) or stepped.take:
+        return stepped
+    could_take = any(m.card == stepped.card and m.take for m in state.legal_moves())
+    return stepped._replace(lay=could_take)
+
+
+def engine_events(state: Any, moves: list[Move]) -> list[Event]:
+    """The events of ``moves`` replayed on a clone of ``state`` through the engine's
+    checked ``apply``, each legal: the last one ends the hand, none before it does.
+    Up to the hand's scores."""
+    state = state.clone()
     told: list[Event] = []
-    for number, move in enumerate(moves, start=1):
-        assert move in game.legal_moves(state), move
-        state, events = game.apply(state, move)
+    for number, stepped in enumerate(moves, start=1):
+        move = engine_move(state, stepped)
+        assert move in state.legal_moves(), move
+        events = state.apply(move)
         ends = any(isinstance(e, HandScored) for e in events)
         assert ends == (number == len(moves)), (move, events)
         told += events
@@ -87,25 +88,13 @@ def simulated_position(game: Game, rules: Any, seed: int, plies: int) -> tuple[A
     """A simulated deal of the view of the seat to play in a :func:`position`, and
     one of its legal moves, as the intermediate plays them out."""
     state, rng = position(game, rules, seed, plies)
-    seen = game.view(state, state.to_play)
+    seen = state.view(state.to_play)
     simulated = bots_of(game.name).simulator(seen)(rng)
-    return simulated, rng.choice(game.legal_moves(simulated))
+    return simulated, rng.choice(simulated.legal_moves())
 
 
-def check_scopa_play_out(rules: ScopaRules, seed: int, plies: int, explore: float) -> None:
-    simulated, move = simulated_position(SCOPA, rules, seed, plies)
-    trace = Trace()
-    totals = fast_scopa.play_out(simulated, move, random.Random(seed), explore, trace)
-    assert trace.moves[0] == move
-    told = engine_events(SCOPA, simulated, trace.moves)
-    assert trace.events == [e for e in told if type(e) in SCOPA_CLAIMS]
-    scored = told[-1]
-    assert isinstance(scored, HandScored)
-    assert totals == tuple(side.total for side in scored.sides)
-
-
-def check_state_play_out(
-    state_type: type[TressetteState] | type[BriscolaState],
+def check_play_out(
+    state_type: type[ScopaState] | type[TressetteState] | type[BriscolaState],
     rules: Any,
     seed: int,
     plies: int,
@@ -123,7 +112,7 @@ def check_state_play_out(
     assert simulated == untouched  # played on a clone: the next move's play-out starts here too
     played = [call.args[1] for call in step.call_args_list]
     assert played[0] == move
-    told = engine_events(game, simulated, played)
+    told = engine_events(simulated, played)
     scored = told[-1]
     assert isinstance(scored, HandScored)
     # Briscola's play-out counts card points: the hand's winner follows from them.
@@ -132,11 +121,11 @@ def check_state_play_out(
 
 
 @settings(max_examples=250, derandomize=True)
-@given(rules=catalog_rules(SCOPA), seed=SEEDS, plies=PLIES, explore=EXPLORE)
-def test_scopa_play_outs_take_sweep_deal_and_score_as_the_engine_in_every_option_mix(
+@given(rules=catalog_rules(ScopaState), seed=SEEDS, plies=PLIES, explore=EXPLORE)
+def test_scopa_play_outs_play_legal_moves_and_score_the_hand_as_the_engine(
     rules: ScopaRules, seed: int, plies: int, explore: float
 ) -> None:
-    check_scopa_play_out(rules, seed, plies, explore)
+    check_play_out(ScopaState, rules, seed, plies, explore)
 
 
 @settings(max_examples=300, derandomize=True)
@@ -144,7 +133,7 @@ def test_scopa_play_outs_take_sweep_deal_and_score_as_the_engine_in_every_option
 def test_tressette_play_outs_play_legal_cards_and_score_the_hand_as_the_engine(
     rules: TressetteRules, seed: int, plies: int, explore: float
 ) -> None:
-    check_state_play_out(TressetteState, rules, seed, plies, explore)
+    check_play_out(TressetteState, rules, seed, plies, explore)
 
 
 @settings(max_examples=200, derandomize=True)
@@ -152,7 +141,7 @@ def test_tressette_play_outs_play_legal_cards_and_score_the_hand_as_the_engine(
 def test_briscola_play_outs_play_legal_cards_and_count_the_hand_as_the_engine(
     rules: BriscolaRules, seed: int, plies: int, explore: float
 ) -> None:
-    check_state_play_out(BriscolaState, rules, seed, plies, explore)
+    check_play_out(BriscolaState, rules, seed, plies, explore)
 
 
 def won_in(events: list[Event], seat: int) -> int:

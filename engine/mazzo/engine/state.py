@@ -378,9 +378,9 @@ def _cloner(state_type: type) -> Callable[[object], object]:
         else:
             copied = f"self.{name}"
         lines.append(f"    new.{name} = {copied}")
-    lines.append("    return new")
+    source = "\n".join([*lines, "    return new"])
     namespace: dict[str, object] = {"new_state": object.__new__, "state_type": state_type}
-    exec("\n".join(lines), namespace)  # the code above, from the fields alone
+    exec(source, namespace)  # the code above, from the fields alone
     return cast(Callable[[object], object], namespace["clone"])
 
 
