@@ -55,12 +55,15 @@ def write_scores(out: bytearray, scores: Sequence[int]) -> None:
         out += _SCORE.pack(score)
 
 
+#: A state's scores (one to six sides), each :data:`_SCORE`, read by one unpack.
+_SCORES = {sides: struct.Struct(">" + "I" * sides) for sides in range(1, 7)}
+
+
 def read_scores(data: bytes, pos: int, sides: int) -> tuple[tuple[int, ...], int]:
     """:func:`write_scores`' scores; the position after them."""
     if len(data) < pos + _SCORE.size * sides:
         raise ValueError("the scores are cut short")
-    scores = tuple(_SCORE.unpack_from(data, pos + _SCORE.size * k)[0] for k in range(sides))
-    return scores, pos + _SCORE.size * sides
+    return _SCORES[sides].unpack_from(data, pos), pos + _SCORE.size * sides
 
 
 def write_decks(out: bytearray, decks: tuple[tuple[Card, ...], ...]) -> None:
