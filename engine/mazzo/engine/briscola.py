@@ -21,10 +21,10 @@ seen by their drawer alone, and the scoring.
 from __future__ import annotations
 
 import struct
-from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from mazzo.engine import options, packing, tricks
 from mazzo.engine.cards import BATONS, COINS, CUPS, DECK, RANK_OF, SUIT_OF, SWORDS, Card
@@ -163,16 +163,13 @@ class BriscolaState(tricks.TrickState[BriscolaRules, BriscolaView]):
     player_counts = PLAYER_COUNTS
     tag = 3
     bots = "mazzo.engine.players.fast_briscola"
+    rules_type = BriscolaRules
     options = options.catalog(BriscolaRules)
     hand_size = HAND_SIZE
     card_worth = CARD_POINTS
     # The stock's cards go to their drawers alone; the turn-up, drawn last, is seen by all.
     draws_private = True
     card_alone = N_("a Briscola move is a card alone: no take, no lay")
-
-    @classmethod
-    def make_rules(cls, **chosen: object) -> BriscolaRules:
-        return BriscolaRules(**chosen)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ dealing
 

@@ -402,11 +402,9 @@ class ScopaState(State[ScopaRules, ScopaView]):
     player_counts = PLAYER_COUNTS
     tag = 1
     bots = "mazzo.engine.players.fast_scopa"
+    # A variant's presets first, then the options given.
+    rules_type = ScopaRules.preset
     options = catalog(ScopaRules)
-
-    @classmethod
-    def make_rules(cls, **chosen: object) -> ScopaRules:
-        return ScopaRules.preset(**chosen)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ dealing
 

@@ -323,11 +323,14 @@ class State(ABC, Generic[R, V]):
             arguments[name] = _rules_value(spec, value)
         return cls.make_rules(**arguments)
 
+    #: The game's rules class, which :meth:`make_rules` calls with the options.
+    rules_type: ClassVar[Callable[..., Rules]]
+
     @classmethod
-    @abstractmethod
     def make_rules(cls, **options: object) -> R:
-        """The rules of these options (by the rules' own names, ``players`` too):
+        """The rules of these options (by the rules' own names, ``players`` too);
         Scopa's presets its variant's switches first."""
+        return cast(R, cls.rules_type(**options))
 
     @classmethod
     def options_of(cls, rules: R) -> dict[str, OptionValue]:

@@ -14,9 +14,9 @@ the module functions, as with :mod:`mazzo.engine.scopa`.
 from __future__ import annotations
 
 import struct
-from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mazzo.engine import options, packing, tricks
 from mazzo.engine.cards import CARDS_OF_SUIT, DECK, RANK_OF, SUIT_OF, SUITS, Card
@@ -140,15 +140,12 @@ class TressetteState(tricks.TrickState[TressetteRules, TressetteView]):
     player_counts = PLAYER_COUNTS
     tag = 2
     bots = "mazzo.engine.players.fast_tressette"
+    rules_type = TressetteRules
     options = options.catalog(TressetteRules)
     hand_size = HAND_SIZE
     winning_index = staticmethod(winning_index)
     card_worth = CARD_THIRDS
     card_alone = N_("a Tressette move is a card alone: no take, no lay")
-
-    @classmethod
-    def make_rules(cls, **chosen: object) -> TressetteRules:
-        return TressetteRules(**chosen)  # type: ignore[arg-type]
 
     @property
     def first_trick(self) -> bool:
