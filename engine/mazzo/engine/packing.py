@@ -31,7 +31,8 @@ def write_zones(out: bytearray, zones: Iterable[Sequence[Card]]) -> None:
 
 
 #: A side's game score and one more counter of its (Scopa's sweeps, Tressette's napoletana).
-_SIDE = struct.Struct(">IB")
+SIDE_FORMAT = "IB"
+_SIDE = struct.Struct(">" + SIDE_FORMAT)
 _SCORE = struct.Struct(">I")
 
 
@@ -90,23 +91,35 @@ def cards_of(data: bytes) -> tuple[Card, ...]:
     return cards  # type: ignore[return-value]  # None is not in it
 
 
-def read_zones(data: bytes, pos: int, count: int) -> tuple[list[tuple[Card, ...]], int]:
-    """``count`` zones from ``pos``; them and the position after them. The bytes
-    to their end are mapped to cards at once (a length byte too, as the card or
-    None it would be), then each zone is a slice of that."""
-    span = itemgetter(*data[pos:])(_CARD_OF_BYTE) if len(data) - pos > 1 else ()
+def card_span(data: bytes, start: int) -> tuple[Card, ...]:
+    """Every byte of ``data`` from ``start`` on as its card, in one pass of C: what
+    :func:`split_zones` slices. A byte past the 40 cards reads as None (typed as a
+    card all the same), which the game's ``inconsistencies`` refuse: their check
+    that every card is there once."""
+    if len(data) - start < 2:  # itemgetter of one index answers the item, not a tuple
+        return tuple(_CARD_OF_BYTE[b] for b in data[start:])  # type: ignore[misc]
+    return itemgetter(*data[start:])(_CARD_OF_BYTE)  # type: ignore[no-any-return]
+
+
+def split_zones(
+    data: bytes, span: tuple[Card, ...], start: int, pos: int, count: int
+) -> tuple[list[tuple[Card, ...]], int]:
+    """``count`` zones from ``pos``, sliced from ``span`` (:func:`card_span` of
+    ``data`` from ``start``); them and the position after them."""
     zones = []
-    at = pos
+    shift = start - 1  # a zone's cards start a byte after its length
     for _ in range(count):
-        end = at + 1 + data[at]
-        zone = span[at + 1 - pos : end - pos]
-        if None in zone:
-            raise KeyError("a byte that is no card")
-        zones.append(zone)
-        at = end
-    if at > len(data):
+        end = pos + data[pos]
+        zones.append(span[pos - shift : end - shift])
+        pos = end + 1
+    if pos > len(data):
         raise ValueError("a card zone is cut short")
-    return zones, at
+    return zones, pos
+
+
+def read_zones(data: bytes, pos: int, count: int) -> tuple[list[tuple[Card, ...]], int]:
+    """``count`` zones from ``pos`` (:func:`split_zones`); them and the position after them."""
+    return split_zones(data, card_span(data, pos), pos, pos, count)
 
 
 def read_decks(data: bytes, pos: int) -> tuple[tuple[Card, ...], ...]:

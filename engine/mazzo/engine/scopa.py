@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
+from operator import itemgetter
+from typing import NamedTuple
 
 from mazzo.engine import deal, packing
 from mazzo.engine.cards import ACE, CUPS, DECK, DECK_SIZE, KING, RANK_OF, RANKS, Card, format_cards
@@ -321,6 +323,9 @@ def judge_hand(hand: Sequence[Card]) -> tuple[str, int, int | None] | None:
 _FORMAT = 4
 _FORMATS = (3, _FORMAT)
 _NONE = 0xFF
+#: The most declaration points a side can hold: a declaration shows three cards
+#: just dealt, so at most 13 decini in a hand.
+_MOST_DECLARED = DECINO_POINTS * (DECK_SIZE // 3)
 #: format, players, target, then the rules' enums, bool switches and re bello card.
 _RULES = struct.Struct(">BBHBBBBBBBHB")
 _PLAY = struct.Struct(">BIBBBQB")
@@ -344,26 +349,36 @@ def _encode_rules(rules: ScopaRules) -> bytes:
     )
 
 
-def _decode_rules(data: bytes) -> ScopaRules:
-    return _rules_from_bytes(data[: _RULES.size])
+class _Layout(NamedTuple):
+    """What a state's rules header says about the bytes after it."""
+
+    rules: ScopaRules
+    #: The play fields (:data:`_PLAY`) and each side's score and sweeps, one unpack.
+    fields: struct.Struct
+    #: The zones before the round's plays: hands, table, stock, piles, shown cards.
+    zones: int
+    #: Format 4: the round's plays follow the zones.
+    with_plays: bool
 
 
 @lru_cache(maxsize=256)
-def _rules_from_bytes(data: bytes) -> ScopaRules:
+def _layout(header: bytes) -> _Layout:
     # Cached: rules are immutable, and a server sees the same few again and again.
-    fmt, players, target, *enums, flags, re_bello = _RULES.unpack_from(data)
+    fmt, players, target, *enums, flags, re_bello = _RULES.unpack(header)
     if fmt not in _FORMATS:
         raise ValueError(f"unknown Scopa state format {fmt}")
     if flags >> len(_FLAGS):
         raise ValueError(f"unknown option bits {flags:#x}")
     values = {name: members[i] for (name, members), i in zip(_ENUMS, enums, strict=True)}
     values.update({name: bool(flags >> i & 1) is not old for i, (name, old) in enumerate(_FLAGS)})
-    return ScopaRules(
+    rules = ScopaRules(
         players=players,
         target=target,
         re_bello=None if re_bello == _NONE else Card(re_bello),
         **values,
     )
+    fields = struct.Struct(_PLAY.format + packing.SIDE_FORMAT * rules.sides)
+    return _Layout(rules, fields, players + 3 + rules.sides, fmt == _FORMAT)
 
 
 # ---------------------------------------------------------------- the state
@@ -744,60 +759,60 @@ class ScopaState(State[ScopaRules, ScopaView]):
 
     @classmethod
     def _read(cls, data: bytes) -> ScopaState:
-        rules = _decode_rules(data)
-        dealer, hand_number, to_play, winner, last, rng_state, fresh = _PLAY.unpack_from(
-            data, _RULES.size
+        # On every call's path: one unpack for the fixed fields, one pass of C that
+        # maps the zones' bytes to cards, slots set without the keyword __init__.
+        # A byte that is no card reads as None, which inconsistencies() refuses.
+        rules, fields, zones_count, with_plays = _layout(data[: _RULES.size])
+        dealer, hand_number, to_play, winner, last, rng_state, fresh, *counters = (
+            fields.unpack_from(data, _RULES.size)
         )
         if fresh > 1:
             raise ValueError("the fresh-draws flag is neither 0 nor 1")
-        pos = _RULES.size + _PLAY.size
-        scores, sweeps, pos = packing.read_sides(data, pos, rules.sides)
+        pos = _RULES.size + fields.size
         declared = list(data[pos + 1 : pos + 1 + data[pos]])
         if len(declared) not in (0, rules.sides):
             raise ValueError("declarations do not match the sides")
         pos += 1 + len(declared)
-        players = rules.players
-        zones, pos = packing.read_zones(data, pos, players + 3 + rules.sides)
+        span = packing.card_span(data, pos)
+        zones, end = packing.split_zones(data, span, pos, pos, zones_count)
         round_plays: Sequence[tuple[Card, ...]] = ()
-        if data[0] == _FORMAT:
-            round_plays, pos = packing.read_zones(data, pos + 1, data[pos])
-        decks = packing.read_decks(data, pos)
-        if not (0 <= dealer < players and 0 <= to_play < players):
+        if with_plays:
+            round_plays, end = packing.split_zones(data, span, pos, end + 1, data[end])
+        players = rules.players
+        if not (dealer < players and to_play < players):
             raise ValueError("seat out of range")
-        return cls(
-            rules=rules,
-            dealer=dealer,
-            hand_number=hand_number,
-            to_play=to_play,
-            hands=[list(hand) for hand in zones[:players]],
-            table=zones[players],
-            stock=list(zones[players + 1]),
-            piles=[list(pile) for pile in zones[players + 2 : players + 2 + rules.sides]],
-            sweeps=list(sweeps),
-            last_capture_side=None if last == _NONE else last,
-            scores=scores,
-            rng=rng_state,
-            decks=decks,
-            winner=None if winner == _NONE else winner,
-            revealed=list(zones[-1]),
-            declared=declared,
-            fresh_draws=bool(fresh),
-            round_plays=deque(round_plays),
-        )
+        state = object.__new__(cls)
+        state.rules = rules
+        state.dealer = dealer
+        state.hand_number = hand_number
+        state.to_play = to_play
+        state.hands = list(map(list, zones[:players]))
+        state.table = zones[players]
+        state.stock = list(zones[players + 1])
+        state.piles = list(map(list, zones[players + 2 : -1]))
+        state.scores = tuple(counters[0::2])
+        state.sweeps = counters[1::2]
+        state.last_capture_side = None if last == _NONE else last
+        state.rng = rng_state
+        state.decks = packing.read_decks(data, end)
+        state.winner = None if winner == _NONE else winner
+        state.revealed = list(zones[-1])
+        state.declared = declared
+        state.fresh_draws = bool(fresh)
+        state.round_plays = deque(round_plays, maxlen=PLAYS_KEPT * players)
+        return state
 
     def inconsistencies(self) -> list[Text]:
         """What makes the state one no game can reach, so that no later call trips on it."""
-        sides = self.rules.sides
-        # A declaration shows three cards just dealt: at most 13 of them in a hand.
-        declarations = DECK_SIZE // 3
-        problems = [
-            *self.counters_out_of_range(),
-            *outside("sweeps", self.sweeps, 0, DECK_SIZE),
-            *outside("declaration points", self.declared, 0, DECINO_POINTS * declarations),
-        ]
+        problems = self.counters_out_of_range()
+        problems += outside("sweeps", self.sweeps, 0, DECK_SIZE)
+        if self.declared:
+            # A declaration shows three cards just dealt: at most 13 of them in a hand.
+            problems += outside("declaration points", self.declared, 0, _MOST_DECLARED)
         zones = (*self.hands, self.table, self.stock, *self.piles)
         if sum(map(len, zones)) != DECK_SIZE or frozenset().union(*zones) != packing.ALL_CARDS:
             problems.append(Text("the {count} cards are not there once each", count=DECK_SIZE))
+        sides = self.rules.sides
         if self.winner is not None and not 0 <= self.winner < sides:
             problems.append(Text("winner out of range"))
         if self.last_capture_side is not None and not 0 <= self.last_capture_side < sides:
@@ -814,13 +829,13 @@ class ScopaState(State[ScopaRules, ScopaView]):
         """As many plays as cards played since the deal (at most the turns kept),
         each a card, then what it took; their cards on the table or in a pile, each
         played once."""
-        rules, plays = self.rules, self.round_plays
-        played = rules.players * rules.hand_size - sum(map(len, self.hands))
-        kept = min(played, PLAYS_KEPT * rules.players)
-        if self.game_over or len(plays) != kept or not all(plays):
+        plays, players = self.round_plays, self.rules.players
+        played = players * self.rules.hand_size - sum(map(len, self.hands))
+        if self.winner is not None or len(plays) != min(played, PLAYS_KEPT * players):
             return False
-        shown = frozenset(self.table).union(*self.piles)
-        return len({play[0] for play in plays}) == len(plays) and shown.issuperset(chain(*plays))
+        if not all(plays) or len(set(map(itemgetter(0), plays))) != len(plays):
+            return False
+        return frozenset(self.table).union(*self.piles).issuperset(chain(*plays))
 
     def _hands_fit_turn(self) -> bool:
         """The seats that already played this round (from the seat after the dealer up

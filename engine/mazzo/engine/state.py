@@ -292,8 +292,12 @@ class State(ABC, Generic[R, V]):
 
     def counters_out_of_range(self) -> list[Text]:
         """A decoded state's scores and hand number within what a game can reach."""
+        scores = self.scores
+        hand_number = self.hand_number
+        if min(scores) >= 0 and max(scores) <= MAX_SCORE and 1 <= hand_number <= MAX_HAND_NUMBER:
+            return []  # every state a decode reads: no texts to build
         return [
-            *outside("score", self.scores, 0, MAX_SCORE),
+            *outside("score", scores, 0, MAX_SCORE),
             *outside("hand number", (self.hand_number,), 1, MAX_HAND_NUMBER),
         ]
 
