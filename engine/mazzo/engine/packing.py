@@ -128,6 +128,8 @@ def read_decks(data: bytes, pos: int) -> tuple[tuple[Card, ...], ...]:
     pos += 1
     if pos + DECK_SIZE * count != len(data):
         raise ValueError("trailing or missing bytes")
+    if not count:  # the usual case: a seeded game keeps no deck
+        return ()
     decks = tuple(cards_of(data[at : at + DECK_SIZE]) for at in range(pos, len(data), DECK_SIZE))
     for deck in decks:
         if frozenset(deck) != ALL_CARDS:

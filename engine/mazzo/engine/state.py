@@ -379,14 +379,18 @@ def _cloner(state_type: type) -> Callable[[object], object]:
     for field in fields(state_type):
         kind, name = str(field.type), field.name
         if kind.startswith("list[list["):
-            copied = f"[item[:] for item in self.{name}]"
+            copied = f"list(map(copy_list, self.{name}))"
         elif kind.startswith(("list[", "deque[")):
             copied = f"self.{name}.copy()"
         else:
             copied = f"self.{name}"
         lines.append(f"    new.{name} = {copied}")
     source = "\n".join([*lines, "    return new"])
-    namespace: dict[str, object] = {"new_state": object.__new__, "state_type": state_type}
+    namespace: dict[str, object] = {
+        "new_state": object.__new__,
+        "state_type": state_type,
+        "copy_list": list.copy,
+    }
     exec(source, namespace)  # the code above, from the fields alone
     return cast(Callable[[object], object], namespace["clone"])
 
