@@ -170,6 +170,8 @@ class BriscolaState(tricks.TrickState[BriscolaRules, BriscolaView]):
     # The stock's cards go to their drawers alone; the turn-up, drawn last, is seen by all.
     draws_private = True
     card_alone = N_("a Briscola move is a card alone: no take, no lay")
+    codec_format = 1
+    codec_flags = 0b1  # fresh draws
 
     # ------------------------------------------------------------ dealing
 
@@ -239,22 +241,17 @@ class BriscolaState(tricks.TrickState[BriscolaRules, BriscolaView]):
     def encode(self) -> bytes:
         """The state as compact bytes (about 70 for two players)."""
         rules = self.rules
-        out = bytearray(
-            _HEADER.pack(
-                _FORMAT,
-                rules.players,
-                rules.target,
-                int(self.fresh_draws),
-                _TWOS.index(rules.removed_two),
-                _FACES.index(rules.face),
-                self.hand_number,
-                self.dealer,
-                self.to_play,
-                self.leader,
-                _NONE if self.winner is None else self.winner,
-                _NONE if self.turn_up is None else self.turn_up,
-                self.rng,
-            )
+        out = self.write_head(int(self.fresh_draws))
+        out += _PLAY.pack(
+            _TWOS.index(rules.removed_two),
+            _FACES.index(rules.face),
+            self.hand_number,
+            self.dealer,
+            self.to_play,
+            self.leader,
+            packing.NONE if self.winner is None else self.winner,
+            packing.NONE if self.turn_up is None else self.turn_up,
+            self.rng,
         )
         out.append(self.trump)
         packing.write_scores(out, self.scores)
@@ -262,41 +259,23 @@ class BriscolaState(tricks.TrickState[BriscolaRules, BriscolaView]):
         return bytes(out)
 
     @classmethod
-    def decode(cls, data: bytes) -> BriscolaState:
-        return packing.decode_checked(data, cls._read, cls.inconsistencies)
-
-    @classmethod
-    def _read(cls, data: bytes) -> BriscolaState:
-        (fmt, players, target, flags, two, face, hand_number, dealer, to_play, leader, winner,
-         turn_up, rng_state) = _HEADER.unpack_from(data)  # fmt: skip
-        if fmt != _FORMAT:
-            raise ValueError(f"unknown Briscola state format {fmt}")
-        if flags & ~1:
-            raise ValueError(f"unknown flag bits {flags:#x}")
+    def read_unchecked(cls, data: bytes) -> BriscolaState:
+        players, target, flags = cls.read_head(data)
+        (two, face, hand_number, dealer, to_play, leader, winner, turn_up, rng_state) = (
+            _PLAY.unpack_from(data, tricks.HEAD.size)
+        )
         rules = _rules_read(players, target, _TWOS[two], _FACES[face])
-        pos = _HEADER.size
+        pos = tricks.HEAD.size + _PLAY.size
         trump = DECK[data[pos]]
         pos += 1
         scores, pos = packing.read_scores(data, pos, rules.sides)
-        zones = tricks.Zones.read(data, pos, rules)
-        return cls(
-            rules=rules,
-            dealer=dealer,
-            hand_number=hand_number,
-            to_play=to_play,
-            leader=leader,
-            hands=zones.hands,
-            trick=zones.trick,
-            stock=zones.stock,
-            turn_up=None if turn_up == _NONE else DECK[turn_up],
-            trump=trump,
-            piles=zones.piles,
-            scores=scores,
-            rng=rng_state,
-            decks=zones.decks,
-            winner=None if winner == _NONE else winner,
-            fresh_draws=bool(flags & 1),
-        )
+        state, _ = cls.read_zones(rules, data, pos)
+        state.dealer, state.hand_number, state.to_play = dealer, hand_number, to_play
+        state.leader, state.winner = leader, None if winner == packing.NONE else winner
+        state.scores, state.rng, state.fresh_draws = scores, rng_state, bool(flags & 1)
+        state.turn_up = None if turn_up == packing.NONE else DECK[turn_up]
+        state.trump = trump
+        return state
 
     def inconsistencies(self) -> list[Text]:
         """What makes the state one no game can reach."""
@@ -313,9 +292,10 @@ class BriscolaState(tricks.TrickState[BriscolaRules, BriscolaView]):
         return () if self.turn_up is None else (self.turn_up,)
 
 
-_FORMAT = 1
-_NONE = 0xFF
-_HEADER = struct.Struct(">BBHBBBIBBBBBQ")
+#: After the head: the removed two and the face (as indexes), the hand number,
+#: the dealer, the seat to play, the leader, the winner and the turn-up (or
+#: packing.NONE), the generator's state.
+_PLAY = struct.Struct(">BBIBBBBBQ")
 _TWOS = tuple(RemovedTwo)
 _FACES = tuple(Face)
 

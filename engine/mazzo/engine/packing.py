@@ -30,6 +30,10 @@ def write_zones(out: bytearray, zones: Iterable[Sequence[Card]]) -> None:
     out += bytes(flat)
 
 
+#: The byte of a seat, a side or a card that is not there (no winner yet, no turn-up).
+NONE = 0xFF
+
+
 #: A side's game score and one more counter of its (Scopa's sweeps, Tressette's napoletana).
 SIDE_FORMAT = "IB"
 _SIDE = struct.Struct(">" + SIDE_FORMAT)

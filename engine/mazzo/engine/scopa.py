@@ -322,7 +322,6 @@ def judge_hand(hand: Sequence[Card]) -> tuple[str, int, int | None] | None:
 #: progress survive the upgrade.
 _FORMAT = 4
 _FORMATS = (3, _FORMAT)
-_NONE = 0xFF
 #: The most declaration points a side can hold: a declaration shows three cards
 #: just dealt, so at most 13 decini in a hand.
 _MOST_DECLARED = DECINO_POINTS * (DECK_SIZE // 3)
@@ -345,7 +344,7 @@ def _encode_rules(rules: ScopaRules) -> bytes:
         rules.target,
         *(members.index(getattr(rules, name)) for name, members in _ENUMS),
         flags,
-        _NONE if rules.re_bello is None else rules.re_bello,
+        packing.NONE if rules.re_bello is None else rules.re_bello,
     )
 
 
@@ -374,7 +373,7 @@ def _layout(header: bytes) -> _Layout:
     rules = ScopaRules(
         players=players,
         target=target,
-        re_bello=None if re_bello == _NONE else Card(re_bello),
+        re_bello=None if re_bello == packing.NONE else Card(re_bello),
         **values,
     )
     fields = struct.Struct(_PLAY.format + packing.SIDE_FORMAT * rules.sides)
@@ -739,8 +738,8 @@ class ScopaState(State[ScopaRules, ScopaView]):
             self.dealer,
             self.hand_number,
             self.to_play,
-            _NONE if self.winner is None else self.winner,
-            _NONE if self.last_capture_side is None else self.last_capture_side,
+            packing.NONE if self.winner is None else self.winner,
+            packing.NONE if self.last_capture_side is None else self.last_capture_side,
             self.rng,
             self.fresh_draws,
         )
@@ -754,11 +753,7 @@ class ScopaState(State[ScopaRules, ScopaView]):
         return bytes(out)
 
     @classmethod
-    def decode(cls, data: bytes) -> ScopaState:
-        return packing.decode_checked(data, cls._read, cls.inconsistencies)
-
-    @classmethod
-    def _read(cls, data: bytes) -> ScopaState:
+    def read_unchecked(cls, data: bytes) -> ScopaState:
         # On every call's path: one unpack for the fixed fields, one pass of C that
         # maps the zones' bytes to cards, slots set without the keyword __init__.
         # A byte that is no card reads as None, which inconsistencies() refuses.
@@ -792,10 +787,10 @@ class ScopaState(State[ScopaRules, ScopaView]):
         state.piles = list(map(list, zones[players + 2 : -1]))
         state.scores = tuple(counters[0::2])
         state.sweeps = counters[1::2]
-        state.last_capture_side = None if last == _NONE else last
+        state.last_capture_side = None if last == packing.NONE else last
         state.rng = rng_state
         state.decks = packing.read_decks(data, end)
-        state.winner = None if winner == _NONE else winner
+        state.winner = None if winner == packing.NONE else winner
         state.revealed = list(zones[-1])
         state.declared = declared
         state.fresh_draws = bool(fresh)

@@ -26,7 +26,7 @@ from enum import StrEnum
 from functools import cache
 from typing import ClassVar, Generic, Protocol, Self, TypeVar, cast
 
-from mazzo.engine import deal
+from mazzo.engine import deal, packing
 from mazzo.engine.cards import Card, parse_cards
 from mazzo.engine.errors import InvalidInput, Reason, Text
 from mazzo.engine.events import Event, GameOver, HandScored, SideTotal
@@ -285,10 +285,23 @@ class State(ABC, Generic[R, V]):
         """The state as compact bytes (the game's own format, after the tag)."""
 
     @classmethod
-    @abstractmethod
     def decode(cls, data: bytes) -> Self:
         """:meth:`encode`'s bytes read back; ``InvalidInput(STATE_CORRUPT)`` if
-        they are not a state this engine can have made."""
+        they are not a state this engine can have made: :meth:`read_unchecked`
+        cannot read them, or :meth:`inconsistencies` finds a fault."""
+        return packing.decode_checked(data, cls.read_unchecked, cls.inconsistencies)
+
+    @classmethod
+    @abstractmethod
+    def read_unchecked(cls, data: bytes) -> Self:
+        """:meth:`encode`'s bytes read as they are, for :meth:`decode` to check:
+        ``struct.error``, ``IndexError``, ``KeyError`` or ``ValueError`` where they
+        cannot be read (a card's byte past the 40 may read as None)."""
+
+    @abstractmethod
+    def inconsistencies(self) -> list[Text]:
+        """What makes a decoded state one no game can reach, so that no later call
+        trips on it: none for a state the rules made."""
 
     def counters_out_of_range(self) -> list[Text]:
         """A decoded state's scores and hand number within what a game can reach."""

@@ -146,6 +146,8 @@ class TressetteState(tricks.TrickState[TressetteRules, TressetteView]):
     winning_index = staticmethod(winning_index)
     card_worth = CARD_THIRDS
     card_alone = N_("a Tressette move is a card alone: no take, no lay")
+    codec_format = 1
+    codec_flags = 0b11  # the napoletana option, fresh draws
 
     @property
     def first_trick(self) -> bool:
@@ -251,19 +253,14 @@ class TressetteState(tricks.TrickState[TressetteRules, TressetteView]):
     def encode(self) -> bytes:
         """The state as compact bytes (about 75 for two players)."""
         rules = self.rules
-        out = bytearray(
-            _HEADER.pack(
-                _FORMAT,
-                rules.players,
-                rules.target,
-                int(rules.napoletana) | int(self.fresh_draws) << 1,
-                self.dealer,
-                self.hand_number,
-                self.to_play,
-                self.leader,
-                _NONE if self.winner is None else self.winner,
-                self.rng,
-            )
+        out = self.write_head(int(rules.napoletana) | int(self.fresh_draws) << 1)
+        out += _PLAY.pack(
+            self.dealer,
+            self.hand_number,
+            self.to_play,
+            self.leader,
+            packing.NONE if self.winner is None else self.winner,
+            self.rng,
         )
         packing.write_sides(out, self.scores, self.napoletana)
         out += bytes(self.declared)
@@ -271,42 +268,22 @@ class TressetteState(tricks.TrickState[TressetteRules, TressetteView]):
         return bytes(out)
 
     @classmethod
-    def decode(cls, data: bytes) -> TressetteState:
-        return packing.decode_checked(data, cls._read, cls.inconsistencies)
-
-    @classmethod
-    def _read(cls, data: bytes) -> TressetteState:
-        fmt, players, target, flags, dealer, hand_number, to_play, leader, winner, rng_state = (
-            _HEADER.unpack_from(data)
+    def read_unchecked(cls, data: bytes) -> TressetteState:
+        players, target, flags = cls.read_head(data)
+        dealer, hand_number, to_play, leader, winner, rng_state = _PLAY.unpack_from(
+            data, tricks.HEAD.size
         )
-        if fmt != _FORMAT:
-            raise ValueError(f"unknown Tressette state format {fmt}")
-        if flags & ~3:
-            raise ValueError(f"unknown option bits {flags:#x}")
         rules = _rules_read(players, target, bool(flags & 1))
-        pos = _HEADER.size
+        pos = tricks.HEAD.size + _PLAY.size
         scores, napoletana, pos = packing.read_sides(data, pos, rules.sides)
         declared = list(data[pos : pos + players])
-        zones = tricks.Zones.read(data, pos + players, rules, extra=players)
-        return cls(
-            rules=rules,
-            dealer=dealer,
-            hand_number=hand_number,
-            to_play=to_play,
-            leader=leader,
-            hands=zones.hands,
-            trick=zones.trick,
-            stock=zones.stock,
-            piles=zones.piles,
-            revealed=zones.extra,
-            declared=declared,
-            napoletana=list(napoletana),
-            scores=scores,
-            rng=rng_state,
-            decks=zones.decks,
-            winner=None if winner == _NONE else winner,
-            fresh_draws=bool(flags & 2),
-        )
+        state, revealed = cls.read_zones(rules, data, pos + players, extra=players)
+        state.dealer, state.hand_number, state.to_play = dealer, hand_number, to_play
+        state.leader, state.winner = leader, None if winner == packing.NONE else winner
+        state.scores, state.rng, state.fresh_draws = scores, rng_state, bool(flags & 2)
+        state.revealed = list(map(list, revealed))
+        state.declared, state.napoletana = declared, list(napoletana)
+        return state
 
     def inconsistencies(self) -> list[Text]:
         """What makes the state one no game can reach."""
@@ -324,9 +301,9 @@ class TressetteState(tricks.TrickState[TressetteRules, TressetteView]):
         return problems
 
 
-_FORMAT = 1
-_NONE = 0xFF
-_HEADER = struct.Struct(">BBHBBIBBBQ")
+#: After the head: the dealer, the hand number, the seat to play, the leader,
+#: the winner (or packing.NONE), the generator's state.
+_PLAY = struct.Struct(">BIBBBQ")
 
 #: The rules a state's bytes name, made once: rules are immutable, checking
 #: them costs a decode a fifth of its time, and a server sees the same few.

@@ -9,9 +9,10 @@ python-chess's variants override its board's methods.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple, Protocol, TypeVar
+from typing import ClassVar, Protocol, Self, TypeVar
 
 from mazzo.engine import deal, packing
 from mazzo.engine.cards import SUIT_OF, Card
@@ -88,6 +89,10 @@ PublicPart = tuple[
 R = TypeVar("R", bound=Rules)
 V = TypeVar("V", bound=TrickView)
 
+#: The head of every trick game's bytes: the format, the players, the target
+#: and the flag bits (:meth:`TrickState.write_head`).
+HEAD = struct.Struct(">BBHB")
+
 
 @dataclass(eq=True, kw_only=True, slots=True)
 class TrickState(State[R, V]):
@@ -109,6 +114,9 @@ class TrickState(State[R, V]):
     draws_private: ClassVar[bool] = False
     #: The refusal of a move that takes or lays (a trick game's move is a card alone).
     card_alone: ClassVar[str]
+    #: The format of the game's bytes (their first), and the flag bits it knows.
+    codec_format: ClassVar[int]
+    codec_flags: ClassVar[int]
 
     # ------------------------------------------------------------ dealing
 
@@ -277,11 +285,43 @@ class TrickState(State[R, V]):
 
     # ------------------------------------------------------------ bytes
 
+    def write_head(self, flags: int) -> bytearray:
+        """The state's bytes begun: :data:`HEAD` with the game's ``flags``."""
+        rules = self.rules
+        return bytearray(HEAD.pack(self.codec_format, rules.players, rules.target, flags))
+
+    @classmethod
+    def read_head(cls, data: bytes) -> tuple[int, int, int]:
+        """:meth:`write_head`'s players, target and flags; ValueError for another
+        format or a flag the format does not know."""
+        fmt, players, target, flags = HEAD.unpack_from(data)
+        if fmt != cls.codec_format:
+            raise ValueError(f"unknown {cls.title} state format {fmt}")
+        if flags & ~cls.codec_flags:
+            raise ValueError(f"unknown flag bits {flags:#x}")
+        return players, target, flags
+
     def write_zones(self, out: bytearray, extra: Sequence[Sequence[Card]] = ()) -> None:
         """The hands, the trick, the stock, the piles, the game's ``extra`` zones,
-        then the decks: the tail of every trick game's bytes (:class:`Zones`)."""
+        then the decks: the tail of every trick game's bytes (:meth:`read_zones`)."""
         packing.write_zones(out, (*self.hands, self.trick, self.stock, *self.piles, *extra))
         packing.write_decks(out, self.decks)
+
+    @classmethod
+    def read_zones(cls, rules: R, data: bytes, pos: int, extra: int = 0) -> tuple[Self, Hands]:
+        """:meth:`write_zones`' zones from ``pos`` to the end, in a new state of
+        ``rules`` (the game's decoder sets its other fields), and the game's
+        ``extra`` zones."""
+        players, sides = rules.players, rules.sides
+        zones, end = packing.read_zones(data, pos, players + 2 + sides + extra)
+        state = object.__new__(cls)
+        state.rules = rules
+        state.hands = list(map(list, zones[:players]))
+        state.trick = list(zones[players])
+        state.stock = list(zones[players + 1])
+        state.piles = list(map(list, zones[players + 2 : players + 2 + sides]))
+        state.decks = packing.read_decks(data, end)
+        return state, tuple(zones[players + 2 + sides :])
 
     def set_aside_cards(self) -> tuple[Card, ...]:
         """The cards of the hand outside the hands, the trick, the stock and the
@@ -318,29 +358,3 @@ class TrickState(State[R, V]):
                 not self.stock_size or len(self.hands[self.to_play]) == self.hand_size
             )
         return [] if fits else [Text("hand sizes do not fit the trick")]
-
-
-class Zones(NamedTuple):
-    """:meth:`TrickState.write_zones`' zones, read back."""
-
-    hands: list[list[Card]]
-    trick: list[Card]
-    stock: list[Card]
-    piles: list[list[Card]]
-    extra: list[list[Card]]
-    decks: tuple[tuple[Card, ...], ...]
-
-    @classmethod
-    def read(cls, data: bytes, pos: int, rules: Rules, extra: int = 0) -> Zones:
-        """The zones from ``pos`` to the end: ``extra`` of the game's own after the piles."""
-        players, sides = rules.players, rules.sides
-        zones, pos = packing.read_zones(data, pos, players + 2 + sides + extra)
-        lists = [list(zone) for zone in zones]
-        return cls(
-            hands=lists[:players],
-            trick=lists[players],
-            stock=lists[players + 1],
-            piles=lists[players + 2 : players + 2 + sides],
-            extra=lists[players + 2 + sides :],
-            decks=packing.read_decks(data, pos),
-        )
