@@ -168,8 +168,8 @@ class ScopaRules:
         unknown = sorted(set(overrides) - {f.name for f in fields(cls) if f.init})
         if unknown:
             options.refuse(unknown[0], "no Scopa option {given}", given=repr(unknown[0]))
-        # Any: options by name, of as many types as the rules' fields, which no
-        # dict's type matches field by field; the rules check each value (options.check).
+        # Options by name, of as many types as the rules' fields: no dict's type but
+        # this one matches them field by field; the rules check each value (options.check).
         values: dict[str, Any] = {**_PRESETS[chosen], **overrides, "variant": chosen}
         if values.get("deal") == DealRule.SCOPONE_TEN:
             # No first table: the redeal switches are off unless the caller set them.
