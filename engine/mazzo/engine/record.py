@@ -30,8 +30,8 @@ from mazzo.engine.cards import Card, parse_cards
 from mazzo.engine.errors import Reason, RuleError
 from mazzo.engine.events import Event
 from mazzo.engine.game import Move, Status
-from mazzo.engine.registry import Game, get_game
-from mazzo.engine.state import OptionValue
+from mazzo.engine.registry import AnyState, Game, get_game
+from mazzo.engine.state import OptionValue, R, Rules, State, V
 
 FORMAT = "mazzo-record/1"
 FORMAT_FAMILY = "mazzo-record/"
@@ -102,12 +102,12 @@ class GameRecord:
     @classmethod
     def of(
         cls,
-        game: Game,
-        rules: Any,
+        game: type[State[R, V]],
+        rules: R,
         *,
         seed: int,
         moves: Sequence[Move],
-        final: Any = None,
+        final: State[R, V] | None = None,
         seats: Sequence[str] | None = None,
         decks: Sequence[Sequence[Card]] = (),
         first_dealer: int | None = None,
@@ -127,11 +127,11 @@ class GameRecord:
             first_dealer=first_dealer,
         )
 
-    def rules(self) -> Any:
+    def rules(self) -> Rules:
         """The game's rules, from the record's options and player count."""
         return _engine("options", lambda: _game(self).rules_from(self.options, self.players))
 
-    def start(self) -> tuple[Any, list[Event]]:
+    def start(self) -> tuple[AnyState, list[Event]]:
         """The game dealt as the record says: its first state and events."""
         rules = self.rules()
         return _engine(
@@ -148,7 +148,7 @@ class Step(NamedTuple):
 
     ply: int
     move: Move
-    state: Any
+    state: AnyState
     events: list[Event]
 
 
@@ -172,7 +172,7 @@ def steps(record: GameRecord) -> Iterator[Step]:
         yield Step(ply, move, state, events)
 
 
-def replay(record: GameRecord) -> Any:
+def replay(record: GameRecord) -> AnyState:
     """Play the whole record through the engine: every move must be legal and the
     game must end as the record says (or go on, if it gives no result). Returns
     the last state; raises :class:`RecordError` saying where it went otherwise."""
@@ -207,9 +207,9 @@ def _told(result: Result | None) -> str:
 # ---------------------------------------------------------------- writing
 
 
-def to_dict(record: GameRecord) -> dict[str, Any]:
+def to_dict(record: GameRecord) -> dict[str, Any]:  # Any: JSON values, each field of its own type
     """The record as JSON values, in the format's order of keys."""
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "format": FORMAT,
         "game": record.game,
         "players": record.players,
@@ -321,7 +321,7 @@ def _text(value: object, name: str) -> str:
     return value
 
 
-def _list(value: object, name: str) -> list[Any]:
+def _list(value: object, name: str) -> list[object]:
     if not isinstance(value, list):
         raise RecordError(f"{name} must be a list, not {value!r}")
     return value

@@ -6,20 +6,27 @@ A game is its State class (:mod:`mazzo.engine.state`). A state travels as
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from mazzo.engine.briscola import BriscolaState
 from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.scopa import ScopaState
-from mazzo.engine.state import State
+from mazzo.engine.state import R, Rules, State, V, View
 from mazzo.engine.tressette import TressetteState
 
-#: A game: its State class. ``Any``: the registry holds games of every rules
-#: and view type; a caller that knows its game holds its class.
-Game = type[State[Any, Any]]
-AnyState = State[Any, Any]  # Any: as ``Game``
+#: Some game's state, its game known only by name (a registry's game, a state's
+#: bytes read back): its rules and view are what every game's are.
+AnyState = State[Rules, View]
+#: A game: its State class.
+Game = type[AnyState]
 
-GAMES: dict[str, Game] = {game.name: game for game in (ScopaState, TressetteState, BriscolaState)}
+#: Each game is ``State[its rules, its view]``, which mypy does not take for a
+#: ``State[Rules, View]`` (a state's rules type is both read and written): the
+#: registry holds them as such, and a caller passes a game's rules back to the
+#: game they came from.
+GAMES: dict[str, Game] = {
+    game.name: cast(Game, game) for game in (ScopaState, TressetteState, BriscolaState)
+}
 # The tag is the first byte of every state: never reuse or renumber one.
 _TAGS: dict[int, Game] = {game.tag: game for game in GAMES.values()}
 
@@ -37,11 +44,11 @@ def get_game(name: str) -> Game:
         ) from None
 
 
-def game_of(state: AnyState) -> Game:
+def game_of(state: State[R, V]) -> type[State[R, V]]:
     return type(state)
 
 
-def dump_state(state: AnyState) -> bytes:
+def dump_state(state: State[R, V]) -> bytes:
     return bytes((state.tag,)) + state.encode()
 
 

@@ -162,13 +162,15 @@ class ScopaRules:
         return self._hash
 
     @classmethod
-    def preset(cls, variant: Variant | str = Variant.SCOPA, **overrides: Any) -> ScopaRules:
+    def preset(cls, variant: Variant | str = Variant.SCOPA, **overrides: object) -> ScopaRules:
         """The rules of ``variant``, with the switches in ``overrides`` set by the caller."""
         chosen = options.enum_value("variant", Variant, variant)
         unknown = sorted(set(overrides) - {f.name for f in fields(cls) if f.init})
         if unknown:
             options.refuse(unknown[0], "no Scopa option {given}", given=repr(unknown[0]))
-        values = {**_PRESETS[chosen], **overrides, "variant": chosen}
+        # Options by name, of as many types as the rules' fields: no dict's type but
+        # this one matches them field by field; the rules check each value (options.check).
+        values: dict[str, Any] = {**_PRESETS[chosen], **overrides, "variant": chosen}
         if values.get("deal") == DealRule.SCOPONE_TEN:
             # No first table: the redeal switches are off unless the caller set them.
             for name in ("redeal_kings", "redeal_aces"):
@@ -194,7 +196,7 @@ ENUM_FIELDS = options.enum_fields(ScopaRules)
 BOOL_FIELDS = options.bool_fields(ScopaRules)
 
 #: What each variant changes from plain Scopa (docs/variants.md, the presets table).
-_PRESETS: dict[Variant, dict[str, Any]] = {
+_PRESETS: dict[Variant, dict[str, object]] = {
     Variant.SCOPA: {},
     Variant.SCOPONE_SCIENTIFICO: {
         "deal": DealRule.SCOPONE_TEN,
@@ -254,7 +256,7 @@ DEFAULT_PLAYERS: dict[Variant, int] = {
 }
 
 
-def preset_values(variant: Variant) -> dict[str, Any]:
+def preset_values(variant: Variant) -> dict[str, object]:
     """Every switch of ``variant`` (its changes over the plain defaults)."""
     return dict(_PRESETS[variant])
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from mazzo.engine.game import Move
+from mazzo.engine.state import View
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,5 +59,5 @@ class Suggestion(NamedTuple):
 
 class Player(Protocol):
     def __call__(
-        self, view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
+        self, view: View, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
     ) -> Suggestion: ...

@@ -32,14 +32,14 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from mazzo.engine.cards import DECK, SUIT_OF, Card
 from mazzo.engine.scopa import ScopaState, ScopaView
+from mazzo.engine.state import View
 from mazzo.engine.tressette import TressetteState, TressetteView
 
 
-def unseen_cards(view: Any) -> list[Card]:
+def unseen_cards(view: View) -> list[Card]:
     """The cards this seat cannot see, in the deck's order."""
     seen = {*view.hand, *(c for pile in view.piles for c in pile)}
     seen.update(c for cards in view.known for c in cards)
@@ -53,7 +53,7 @@ Dealt = tuple[list[tuple[Card, ...]], tuple[Card, ...]]
 Deal = Callable[[random.Random], Dealt]
 
 
-def deal_unseen(view: Any, rng: random.Random, voids: Sequence[int] = ()) -> Dealt:
+def deal_unseen(view: View, rng: random.Random, voids: Sequence[int] = ()) -> Dealt:
     """Every seat's hand (its known cards, then dealt ones) and the stock.
 
     ``voids``: by seat, the suits (bit masks) not to deal it. Without voids the
@@ -85,7 +85,7 @@ def deal_unseen(view: Any, rng: random.Random, voids: Sequence[int] = ()) -> Dea
     return hands, tuple(stock)
 
 
-def dealer(view: Any, even: bool = False, voids: Sequence[int] = ()) -> Deal:
+def dealer(view: View, even: bool = False, voids: Sequence[int] = ()) -> Deal:
     """The deals of one choice: :func:`even_dealer`'s with ``even``, else each
     :func:`deal_unseen`'s."""
     if even:
@@ -93,7 +93,7 @@ def dealer(view: Any, even: bool = False, voids: Sequence[int] = ()) -> Deal:
     return lambda rng: deal_unseen(view, rng, voids)
 
 
-def even_dealer(view: Any, voids: Sequence[int] = ()) -> Deal:
+def even_dealer(view: View, voids: Sequence[int] = ()) -> Deal:
     """Deals that fit ``view``, as :func:`deal_unseen`'s, in which each other
     hand holds each unseen card about as often as any other, from one deal to
     the next.

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypeGuard
 
 from mazzo.engine.game import Move, game_winner
 from mazzo.engine.players import determinize, fast_scopa
 from mazzo.engine.players.base import Suggestion
 from mazzo.engine.players.games import bots_for
 from mazzo.engine.scopa import ScopaState, ScopaView
+from mazzo.engine.state import View
 
 #: A won or lost match against a hand's points: more than any hand's difference.
 MATCH_WEIGHT = 100.0
@@ -41,9 +42,10 @@ class _OutOfBudget(Exception):
     """The budget ran out before the search finished."""
 
 
-def solvable(view: Any) -> bool:
+def solvable(view: View) -> TypeGuard[ScopaView]:
     """Whether the view fixes the whole state (the game's ``exact_endgame`` hook:
-    in Scopa, two players and no stock left)."""
+    in Scopa, two players and no stock left). Scopa's hooks alone set it, as
+    this search is Scopa's: a view it holds for is a :class:`ScopaView`."""
     return bots_for(view).exact_endgame(view)
 
 

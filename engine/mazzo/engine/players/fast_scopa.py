@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mazzo.engine.cards import DECK, RANK_OF, Card
 from mazzo.engine.game import Move
@@ -26,6 +26,9 @@ from mazzo.engine.players.greedy import (
 )
 from mazzo.engine.scopa import QUINDICI, ScopaState, ScopaView, _captures
 from mazzo.engine.scopa_rules import CaptureRule, ScopaRules
+
+if TYPE_CHECKING:  # the search is built on this module: imported for its types alone
+    from mazzo.engine.players.search import Evaluation
 
 _BY_RANK, _BY_FIFTEEN = CaptureRule.SCOPA, CaptureRule.QUINDICI
 MAX_RANK = 10
@@ -180,7 +183,7 @@ def _searcher(view: ScopaView, even: bool = False, inferred: bool = False) -> Wo
         deal = inferring(view, deal)
 
     def world(
-        rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int
+        rng: random.Random, evaluation: Evaluation, more: Callable[[int], bool], done: int
     ) -> ScopaSearch:
         state = determinize.scopa_state(view, rng, deal(rng))
         return ScopaSearch(state, view.side, evaluation, more, done)

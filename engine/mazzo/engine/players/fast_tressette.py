@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from mazzo.engine.cards import DECK, SUIT_OF, Card
 from mazzo.engine.game import CARD_MOVES, Move
 from mazzo.engine.players import determinize
 from mazzo.engine.players.games import GameBots, World
 from mazzo.engine.players.greedy import tressette_move_value
-from mazzo.engine.players.search import TressetteSearch
+from mazzo.engine.players.search import Evaluation, TressetteSearch
 from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.tressette import (
     CARD_STRENGTH,
@@ -142,7 +141,7 @@ def _searcher(view: TressetteView, even: bool = False, inferred: bool = False) -
     deal = _deal(view, voids, even)
 
     def world(
-        rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int
+        rng: random.Random, evaluation: Evaluation, more: Callable[[int], bool], done: int
     ) -> TressetteSearch:
         state = determinize.tressette_state(view, rng, voids, deal(rng))
         return TressetteSearch(state, view.side, evaluation, more, done)
