@@ -256,7 +256,8 @@ class State(ABC, Generic[R, V]):
     def clone(self) -> Self:
         """A copy that shares nothing mutable with this state: its lists (of cards,
         or of lists of cards) and deques are copied, its values shared."""
-        return cast(Self, _cloner(type(self))(self))
+        # Not typing.cast: a call of its own, on every Play and every play-out.
+        return _cloner(type(self))(self)  # type: ignore[return-value]
 
     # ------------------------------------------------------------ seeing
 
