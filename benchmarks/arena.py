@@ -199,7 +199,7 @@ def play_match(row: Row, settings: Settings, seed: int, a_side: int) -> dict[str
                 overruns[player].append(round(over, 2))
         moves[player] += 1
         sims[player] += chosen.simulations
-        state, events = game.apply(state, chosen.move)
+        events = state.apply(chosen.move)
         for event in events:
             if isinstance(event, HandScored):
                 hands += 1
@@ -453,8 +453,8 @@ def first_hand(name: str, rules: Any, seed: int) -> Iterator[tuple[Any, Any, lis
     while state.winner is None and state.hand_number == 1:
         legal = game.legal_moves(state)
         view = game.view(state, state.to_play)
-        yield state, view, legal
-        state, _ = game.apply(state, greedy.choose(view, legal, Budget(1), rng).move)
+        yield state.clone(), view, legal
+        state.apply(greedy.choose(view, legal, Budget(1), rng).move)
 
 
 def _timed(player: Player, spent: list[float]) -> Player:
@@ -483,11 +483,12 @@ def hand_margin(state: ScopaState, me: Player, budget: Budget, rng: random.Rando
     """The seat to play plays ``me``, the other greedy, to the hand's end: the
     points of the seat to play minus the other's."""
     game, seat = get_game("scopa"), state.to_play
+    state = state.clone()  # the caller finishes the same round again
     while True:
         player = me if state.to_play == seat else greedy.choose
         seen = game.view(state, state.to_play)
         chosen = player(seen, game.legal_moves(state), budget, rng)
-        state, events = game.apply(state, chosen.move)
+        events = state.apply(chosen.move)
         for event in events:
             if isinstance(event, HandScored):
                 totals = [side.total for side in event.sides]

@@ -75,13 +75,20 @@ def available_cases() -> tuple[list[Case], list[str]]:
     return cases, skipped
 
 
+def applied(state: Any, move: Any) -> tuple[Any, list[Any]]:
+    """``move`` played on a copy of ``state``, as the service plays a call's state
+    (its memory of states shares them): the copy and the events."""
+    played = state.clone()
+    return played, played.apply(move)
+
+
 def play_random_game(game: Any, rules: Any, seed: int) -> int:
     """One game of uniformly random legal moves from ``seed``; the number of plies."""
     choose = random.Random(seed).choice
     state, _ = game.new_game(rules, seed=seed)
     plies = 0
     while moves := game.legal_moves(state):
-        state, _ = game.apply(state, choose(moves))
+        state.apply(choose(moves))
         plies += 1
         if plies > MAX_PLIES:
             raise RuntimeError(f"{game.name}: seed {seed} has not ended after {plies} plies")
@@ -101,7 +108,7 @@ def mid_hand_positions(case: Case, games: int, first_seed: int) -> list[tuple[An
         fresh = True
         while moves := case.game.legal_moves(state):
             move = choose(moves)
-            next_state, events = case.game.apply(state, move)
+            next_state, events = applied(state, move)
             edge = any(type(e).__name__ in HAND_EDGE_EVENTS for e in events)
             if not fresh and not edge:
                 positions.append((state, move))
@@ -160,7 +167,8 @@ def run(
         ["game", "positions", "legal_moves us", "apply us", "resolve (validate) us"],
         notes=[
             f"Positions: every mid-hand position of {sample_games} seeded random games,",
-            "each with the random legal move played from it; resolve checks that move.",
+            "each with the random legal move played from it (on a copy of the state, as",
+            "the service plays); resolve checks that move.",
         ],
     )
     for case in cases:
@@ -185,7 +193,7 @@ def _call_costs(
     def legal_moves(state: Any, move: Any) -> Any:
         return game.legal_moves(state)
 
-    calls = (legal_moves, game.apply, game.resolve)
+    calls = (legal_moves, applied, game.resolve)
     runs: list[list[float]] = [[], [], []]
     for _ in range(repeats):
         for index, call in enumerate(calls):

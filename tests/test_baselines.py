@@ -29,8 +29,7 @@ from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.tressette import TressetteRules
-from tests.engine.players_support import SETUP_IDS, SETUPS, positions
-from tests.engine.test_players import _hidden_permuted
+from tests.engine.players_support import SETUP_IDS, SETUPS, hidden_permuted, positions
 
 BASELINE = pimc.player(worlds=3, depth=3)
 
@@ -53,16 +52,17 @@ def _hand_margin(events: list[Any], side: int) -> float | None:
 
 def _walk_beside_the_engine(game: Any, state: Any, search: Any, rng: random.Random) -> int:
     """Random moves played in the walk and in the engine alike to the hand's end;
-    the steps taken."""
+    the steps taken (on a clone: ``state`` is left as it was)."""
     side, steps = search.side, 0
+    state = state.clone()
     while True:
-        legal = game.legal_moves(state)
+        legal = state.legal_moves()
         by_key: dict[Hashable, Move] = {search.key(move): move for move in legal}
         assert sorted(map(repr, search.actions())) == sorted(map(repr, by_key))
         assert search.searchers_turn() == (search.side == state.rules.side_of(state.to_play))
         action = rng.choice(search.actions())
         search.step(action)
-        state, events = game.apply(state, by_key[action])
+        events = state.apply(by_key[action])
         steps += 1
         margin = _hand_margin(events, side)
         assert search.ended() == (margin is not None)
@@ -180,7 +180,7 @@ def test_the_arenas_searches_are_legal_reproducible_and_see_only_the_view(
         chosen = _ask(choose, game, state, seed=2)
         assert chosen.move in game.legal_moves(state)
         assert _ask(choose, game, state, seed=2) == chosen
-        other = _hidden_permuted(state, state.to_play, rng)
+        other = hidden_permuted(state, state.to_play, rng)
         if (other.hands, other.stock) != (state.hands, state.stock):
             assert _ask(choose, game, other, seed=2) == chosen
             hidden_moved += 1

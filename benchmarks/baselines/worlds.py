@@ -21,7 +21,7 @@ from mazzo.engine.game import Move
 from mazzo.engine.players.games import World, WorldSearch, bots_for
 from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch
 from mazzo.engine.scopa import ScopaState, is_sweep
-from mazzo.engine.tressette import CARD_THIRDS, TressetteState, playable, trick_winner
+from mazzo.engine.tressette import CARD_THIRDS, TressetteState, playable, winning_index
 
 _INF = float("inf")
 
@@ -165,7 +165,7 @@ class TressetteWalk(TressetteSearch):
         if len(trick) < self.players:
             self._at = (seat + 1) % self.players, trick, leader, last_side
             return
-        winner = trick_winner(leader, trick, self.players)
+        winner = (leader + winning_index(trick)) % self.players
         self.thirds[winner % 2] += sum(CARD_THIRDS[c] for c in trick)
         self._draw(winner)
         self._at = winner, [], winner, winner % 2

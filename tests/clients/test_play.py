@@ -223,9 +223,9 @@ def test_a_record_written_by_the_library_replays_through_the_server(
     decks = [tuple(reversed(DECK))]
     state, _ = game.new_game(rules, seed=9, decks=decks, first_dealer=1)
     rng, moves = random.Random(9), []
-    while not game.status(state).game_over:
-        moves.append(rng.choice(game.legal_moves(state)))
-        state, _ = game.apply(state, moves[-1])
+    while not state.status().game_over:
+        moves.append(rng.choice(state.legal_moves()))
+        state.apply(moves[-1])
     seats = ("Anna", "human", "Bruno", "Carla")
     record = library.GameRecord.of(
         game, rules, seed=9, moves=moves, final=state, seats=seats, decks=decks, first_dealer=1

@@ -192,7 +192,8 @@ def play(setup: Setup, seed: int, recorded: Sequence[Move] = ()) -> dict[str, An
         if move is None:
             following = False
             move = _choose(game, state, setup.seats[state.to_play], rng)
-        state, events = game.apply(state, move)
+        state = state.clone()  # each step keeps the state it reached
+        events = state.apply(move)
         plies.append(Step(len(plies) + 1, move, state, events))
     return golden_of(record, start, plies)
 

@@ -1,5 +1,6 @@
 """Shared helpers for the players' tests: every game and variant the engine
-knows, and positions reached in them by random play."""
+knows, positions reached in them by random play, and a position's hidden cards
+dealt otherwise (the same view)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from mazzo.engine import Game, get_game
+from mazzo.engine import Game, game_of, get_game
 from mazzo.engine.briscola import BriscolaRules
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.scopa_rules import Variant
@@ -37,9 +38,34 @@ def positions(game: Game, rules: Any, seed: int, every: int) -> Iterator[Any]:
     while state.winner is None and state.hand_number == hand:
         if ply % every == 0:
             yield state
-        state, _ = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = state.clone()  # the position yielded stays as it was
+        state.apply(rng.choice(state.legal_moves()))
         ply += 1
 
 
 def game_named(name: str) -> Game:
     return get_game(name)
+
+
+def hidden_permuted(state: Any, seat: int, rng: random.Random) -> Any:
+    """``state`` with the cards ``seat`` cannot see shuffled among the places it
+    cannot see (other hands' unshown cards, the stock): the same view."""
+    game = game_of(state)
+    shown_of = [set(known) for known in game.view(state, seat).known]
+    slots: list[tuple[int, int]] = []  # (seat or -1 for the stock, index)
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            slots += [(other, i) for i, c in enumerate(hand) if c not in shown_of[other]]
+    slots += [(-1, i) for i in range(len(state.stock))]
+    hidden = [state.stock[i] if s < 0 else state.hands[s][i] for s, i in slots]
+    rng.shuffle(hidden)
+    hands = [list(h) for h in state.hands]
+    stock = list(state.stock)
+    for (s, i), c in zip(slots, hidden, strict=True):
+        if s < 0:
+            stock[i] = c
+        else:
+            hands[s][i] = c
+    permuted = state.clone()
+    permuted.hands, permuted.stock = hands, stock
+    return permuted

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from mazzo.engine.cards import DECK, Card, parse_cards
 from mazzo.engine.events import CardsDealt, Deal, Event, HandScored, Redeal
 from mazzo.engine.game import IllegalMove, Move
-from mazzo.engine.scopa import ScopaRules, ScopaState, apply, legal_moves, new_game, status, view
+from mazzo.engine.scopa import ScopaRules, ScopaState
 
 Zone = str | Sequence[Card]
 
@@ -93,11 +93,11 @@ def make_state(
         dealer=(to_play - 1) % rules.players if dealer is None else dealer,
         hand_number=hand_number,
         to_play=to_play,
-        hands=tuple(hand_zones),
+        hands=[list(h) for h in hand_zones],
         table=table_zone,
-        stock=stock_zone,
-        piles=tuple(pile_zones),
-        sweeps=tuple(sweeps) if sweeps is not None else (0,) * rules.sides,
+        stock=list(stock_zone),
+        piles=[list(p) for p in pile_zones],
+        sweeps=list(sweeps) if sweeps is not None else [0] * rules.sides,
         last_capture_side=last_capture_side,
         scores=tuple(scores) if scores is not None else (0,) * rules.sides,
         rng=rng,
@@ -111,15 +111,31 @@ def all_cards(state: ScopaState) -> list[Card]:
     return [c for z in (*state.hands, state.table, state.stock, *state.piles) for c in z]
 
 
+def replaced(state: ScopaState, **fields: object) -> ScopaState:
+    """A clone of ``state`` with ``fields`` set (the original untouched), made as
+    the state's own constructor makes it (its round's plays a bounded deque)."""
+    return dataclasses.replace(state.clone(), **fields)
+
+
+def applied(
+    state: ScopaState, move: Move, entropy: int | None = None
+) -> tuple[ScopaState, list[Event]]:
+    """``move`` played on a clone of ``state``: the state after and the events;
+    ``state`` itself is left as it was."""
+    after = state.clone()
+    events = after.apply(move, entropy)
+    return after, events
+
+
 def first_move(state: ScopaState) -> Move:
-    return legal_moves(state)[0]
+    return state.legal_moves()[0]
 
 
 def random_chooser(seed: int) -> Callable[[ScopaState], Move]:
     rnd = random.Random(seed)
 
     def choose(state: ScopaState) -> Move:
-        return rnd.choice(legal_moves(state))
+        return rnd.choice(state.legal_moves())
 
     return choose
 
@@ -140,7 +156,7 @@ def steps(
         if state.game_over:
             return
         move = choose(state)
-        after, events = apply(state, move)
+        after, events = applied(state, move)
         yield Step(state, move, after, events)
         state = after
     raise AssertionError("the game did not end")
@@ -149,10 +165,12 @@ def steps(
 def play_hand(
     state: ScopaState, choose: Callable[[ScopaState], Move] = first_move
 ) -> tuple[ScopaState, list[Event]]:
-    """Play until a hand is scored; return the state after it and every event."""
+    """Play until a hand is scored (on a clone: ``state`` is left as it was);
+    return the state after it and every event."""
+    state = state.clone()
     events: list[Event] = []
     while True:
-        state, new = apply(state, choose(state))
+        new = state.apply(choose(state))
         events.extend(new)
         if any(isinstance(e, HandScored) for e in new):
             return state, events
@@ -164,6 +182,18 @@ def deals_of(events: Sequence[Event]) -> list[Deal]:
 
 def dealt_to(events: Sequence[Event]) -> dict[int, tuple[Card, ...]]:
     return {e.seat: e.cards for e in events if isinstance(e, CardsDealt)}
+
+
+def hands_of(state: ScopaState) -> tuple[tuple[Card, ...], ...]:
+    """The state's hands as tuples, as the events and :func:`expected_deal` write them."""
+    return tuple(map(tuple, state.hands))
+
+
+def dealt(
+    state: ScopaState,
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], tuple[Card, ...]]:
+    """The state's hands, table and stock, as :func:`expected_deal` writes them."""
+    return hands_of(state), state.table, tuple(state.stock)
 
 
 def expected_deal(
@@ -191,14 +221,17 @@ def start(
 ) -> tuple[ScopaState, list[Event]]:
     rules = ScopaRules(players=players, **rules_kw)  # type: ignore[arg-type]
     decks = [deck] if deck is not None else []
-    return new_game(rules, seed=seed, decks=decks)
+    return ScopaState.new_game(rules, seed=seed, decks=decks)
 
 
 def refusal(state: ScopaState, move: Move) -> IllegalMove:
-    """The IllegalMove ``apply`` raises for ``move`` (fails if it is accepted)."""
+    """The IllegalMove ``apply`` raises for ``move`` (fails if it is accepted);
+    a refusal leaves the state as it was."""
+    before = state.clone()
     try:
-        apply(state, move)
+        state.apply(move)
     except IllegalMove as exc:
+        assert state == before, "a refused move changed the state"
         return exc
     raise AssertionError(f"{move} was accepted")
 
@@ -240,17 +273,17 @@ def hidden_from(state: ScopaState, seat: int) -> set[Card]:
 
 
 def check_view(state: ScopaState, seat: int) -> None:
-    """``view(state, seat)`` shows what docs/rules.md allows and nothing it forbids."""
-    seen = view(state, seat)
+    """``state.view(seat)`` shows what docs/rules.md allows and nothing it forbids."""
+    seen = state.view(seat)
     assert seen.seat == seat
     assert seen.side == state.rules.side_of(seat)
-    assert seen.hand == state.hands[seat]
+    assert seen.hand == tuple(state.hands[seat])
     assert seen.table == state.table
     assert seen.hand_sizes == tuple(len(h) for h in state.hands)
     assert seen.stock_size == len(state.stock)
-    assert seen.piles == state.piles
-    assert seen.sweeps == state.sweeps
-    assert seen.status == status(state)
+    assert seen.piles == tuple(map(tuple, state.piles))
+    assert seen.sweeps == tuple(state.sweeps)
+    assert seen.status == state.status()
     names = {f.name for f in dataclasses.fields(seen)}
     assert not names & {"hands", "stock", "rng", "decks"}
     shown = set(cards_in(seen))
@@ -271,7 +304,7 @@ def check_deal_events(state: ScopaState, events: Sequence[Event], *, first: bool
     assert [e.seat for e in dealt] == list(range(state.rules.players))
     for e in dealt:
         assert e.visible_to == e.seat
-        assert e.cards == state.hands[e.seat]
+        assert e.cards == tuple(state.hands[e.seat])
     for e in events:
         if isinstance(e, Redeal):
             assert e.visible_to is None

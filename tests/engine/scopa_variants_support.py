@@ -13,8 +13,8 @@ import pytest
 
 from mazzo.engine import InvalidInput, Move
 from mazzo.engine.events import Event, HandScored
-from mazzo.engine.scopa import ScopaRules, ScopaState, apply
-from tests.engine.scopa_support import card, cards, rest_of
+from mazzo.engine.scopa import ScopaRules, ScopaState
+from tests.engine.scopa_support import applied, card, cards, replaced, rest_of
 
 preset = ScopaRules.preset
 
@@ -79,8 +79,9 @@ def deck_ending_with(last: str) -> tuple:
 
 
 def score_of(state: ScopaState, move: Move) -> tuple[ScopaState, list[Event], HandScored]:
-    """Apply the hand's last ``move``; the state after, the events and the HandScored."""
-    after, events = apply(state, move)
+    """Apply the hand's last ``move`` (on a clone); the state after, the events and
+    the HandScored."""
+    after, events = applied(state, move)
     (scored,) = events_of(events, HandScored)
     return after, events, scored
 
@@ -89,9 +90,9 @@ def finish_at(
     state: ScopaState, move: Move, wanted: Sequence[int]
 ) -> tuple[ScopaState, list[Event]]:
     """Play the hand's last ``move`` from scores chosen so that the game totals after
-    the hand are exactly ``wanted``."""
+    the hand are exactly ``wanted`` (on a clone: ``state`` is left as it was)."""
     _, _, scored = score_of(state, move)
     points = [s.total for s in scored.sides]
     before = [w - p for w, p in zip(wanted, points, strict=True)]
     assert min(before) >= 0, (wanted, points)
-    return apply(state._replace(scores=tuple(before)), move)
+    return applied(replaced(state, scores=tuple(before)), move)

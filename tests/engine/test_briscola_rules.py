@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -9,14 +10,11 @@ import pytest
 
 from mazzo.engine import IllegalMove, InvalidInput, Move, Reason, dump_state, load_state
 from mazzo.engine.briscola import (
-    BRISCOLA,
     BriscolaRules,
     BriscolaState,
     RemovedTwo,
-    card_points,
-    score_hand,
     side_scores,
-    trick_winner,
+    winning_index,
 )
 from mazzo.engine.cards import CUPS, DECK, Card, parse_cards
 from mazzo.engine.events import (
@@ -24,6 +22,7 @@ from mazzo.engine.events import (
     CardDrawn,
     CardsDealt,
     Deal,
+    Event,
     GameOver,
     HandScored,
     TrickWon,
@@ -46,13 +45,28 @@ def deck(hands: Sequence[str], turn_up: str, stock: str = "") -> tuple[Card, ...
 
 def random_hand(players: int, seed: int) -> tuple[BriscolaState, list[object]]:
     """One hand played at random; every state's events, in order."""
-    state, events = BRISCOLA.new_game(BriscolaRules(players=players), seed=seed)
+    state, events = BriscolaState.new_game(BriscolaRules(players=players), seed=seed)
     told: list[object] = list(events)
     rng = random.Random(seed)
     while state.hand_number == 1 and state.winner is None:
-        state, events = BRISCOLA.apply(state, rng.choice(BRISCOLA.legal_moves(state)))
-        told += events
+        told += state.apply(rng.choice(state.legal_moves()))
     return state, told
+
+
+def hand_end(*piles: Sequence[Card]) -> tuple[BriscolaSideScore, ...]:
+    """The score of a two-player hand over in which each side won its pile (the
+    scoring reads the piles alone: they need not hold the whole deck)."""
+    state, _ = BriscolaState.new_game(BriscolaRules(), seed=0)
+    over = dataclasses.replace(
+        state, hands=[[], []], stock=[], turn_up=None, piles=[list(pile) for pile in piles]
+    )
+    assert over.hand_over
+    return over.hand_scores()
+
+
+def card_points(cards: Sequence[Card]) -> int:
+    """The card points a side that won ``cards`` counts at the hand's end."""
+    return hand_end(cards, ())[0].card_points
 
 
 # ---------------------------------------------------------------- players and deal
@@ -62,7 +76,7 @@ def random_hand(players: int, seed: int) -> tuple[BriscolaState, list[object]]:
 def test_three_cards_each_then_the_turn_up_under_a_stock_that_counts_it(
     players: int, stock: int
 ) -> None:
-    state, events = BRISCOLA.new_game(BriscolaRules(players=players), seed=1)
+    state, events = BriscolaState.new_game(BriscolaRules(players=players), seed=1)
     assert [len(h) for h in state.hands] == [3] * players
     assert state.stock_size == stock and len(state.stock) == stock - 1
     assert state.turn_up == state.trump
@@ -74,19 +88,19 @@ def test_three_cards_each_then_the_turn_up_under_a_stock_that_counts_it(
 
 def test_cards_are_dealt_one_at_a_time_from_the_seat_after_the_dealer() -> None:
     order = deck(("1D 2D 3D", "1C 2C 3C"), "7S", "8S 9S")
-    state, _ = BRISCOLA.new_game(BriscolaRules(), seed=0, decks=[order])
-    assert state.hands == (c("1D 2D 3D"), c("1C 2C 3C"))
-    assert (state.turn_up, state.stock[:2]) == (Card.parse("7S"), c("8S 9S"))
+    state, _ = BriscolaState.new_game(BriscolaRules(), seed=0, decks=[order])
+    assert state.hands == [list(c("1D 2D 3D")), list(c("1C 2C 3C"))]
+    assert (state.turn_up, state.stock[:2]) == (Card.parse("7S"), list(c("8S 9S")))
     assert state.to_play == 0 and state.dealer == 1
 
 
 def test_three_players_play_without_the_two_of_cups_the_others_in_their_order() -> None:
     order = deck(("1D 2D 3D", "1C 3C 4C", "1S 2S 3S"), "7B")
     # The 2 of cups lies in the stock: the stock is the rest, less that card.
-    state, _ = BRISCOLA.new_game(BriscolaRules(players=3), seed=0, decks=[order])
-    rest = tuple(card for card in order[10:] if card != Card.parse("2C"))
+    state, _ = BriscolaState.new_game(BriscolaRules(players=3), seed=0, decks=[order])
+    rest = [card for card in order[10:] if card != Card.parse("2C")]
     assert state.stock == rest
-    assert BRISCOLA.view(state, 0).removed == Card.parse("2C")
+    assert state.view(0).removed == Card.parse("2C")
     held = [card for hand in state.hands for card in hand]
     assert Card.parse("2C") not in (*held, *state.stock)
 
@@ -95,7 +109,7 @@ def test_three_players_may_take_another_two_out_and_the_turn_up_moves_up() -> No
     # The 2 of batons would be turned up: it leaves, and the next card is the turn-up.
     order = deck(("1D 2D 3D", "1C 3C 4C", "1S 2S 3S"), "2B", "7B")
     rules = BriscolaRules(players=3, removed_two=RemovedTwo.BATONS)
-    state, _ = BRISCOLA.new_game(rules, seed=0, decks=[order])
+    state, _ = BriscolaState.new_game(rules, seed=0, decks=[order])
     assert state.turn_up == Card.parse("7B")
     assert card_points(DECK) == 120 and rules.removed == Card.parse("2B")
 
@@ -106,7 +120,7 @@ def test_briscola_is_for_two_three_or_four() -> None:
             BriscolaRules(players=players)
         assert refused.value.reason is Reason.INVALID_PLAYERS
     with pytest.raises(InvalidInput) as refused:
-        BRISCOLA.rules_from({"target": 0})
+        BriscolaState.rules_from({"target": 0})
     assert refused.value.reason is Reason.INVALID_OPTION
 
 
@@ -129,24 +143,23 @@ def test_briscola_is_for_two_three_or_four() -> None:
 def test_the_highest_trump_else_the_highest_card_of_the_suit_led_wins(
     trick: str, winner: int
 ) -> None:
-    cards = c(trick)
-    assert trick_winner(0, cards, CUPS, len(cards)) == winner
+    assert winning_index(c(trick), CUPS) == winner
 
 
 def test_no_one_must_follow_suit_nor_trump() -> None:
     order = deck(("1D 5B 4S", "3D 2C 6S"), "7C", "8D 9D")
-    state, _ = BRISCOLA.new_game(BriscolaRules(), seed=0, decks=[order])
-    state, _ = BRISCOLA.apply(state, Move(0, Card.parse("1D")))
-    assert {m.card for m in BRISCOLA.legal_moves(state)} == set(c("3D 2C 6S"))
+    state, _ = BriscolaState.new_game(BriscolaRules(), seed=0, decks=[order])
+    state.apply(Move(0, Card.parse("1D")))
+    assert {m.card for m in state.legal_moves()} == set(c("3D 2C 6S"))
     for card in c("6S 2C"):
-        BRISCOLA.resolve(state, Move(1, card))
+        assert state.resolve(Move(1, card)) == Move(1, card)
 
 
 def test_the_winner_draws_first_each_for_its_eyes_and_leads() -> None:
     order = deck(("1D 5B 4S", "3D 2C 6S"), "7C", "8D 9D")
-    state, _ = BRISCOLA.new_game(BriscolaRules(), seed=0, decks=[order])
-    state, _ = BRISCOLA.apply(state, Move(0, Card.parse("4S")))
-    state, events = BRISCOLA.apply(state, Move(1, Card.parse("6S")))
+    state, _ = BriscolaState.new_game(BriscolaRules(), seed=0, decks=[order])
+    state.apply(Move(0, Card.parse("4S")))
+    events = state.apply(Move(1, Card.parse("6S")))
     assert events[1:] == [
         TrickWon(1, 1, 0, c("4S 6S")),
         CardDrawn(1, Card.parse("8D"), True),
@@ -172,7 +185,8 @@ def test_the_turn_up_is_the_last_card_drawn_seen_by_all_then_the_hands_play_out(
 
 
 def test_moves_are_refused_with_tressette_s_reasons() -> None:
-    state, _ = BRISCOLA.new_game(BriscolaRules(), seed=3)
+    state, _ = BriscolaState.new_game(BriscolaRules(), seed=3)
+    before = state.clone()
     hand = state.hands[0]
     other = next(card for card in DECK if card not in hand)
     cases = [
@@ -181,11 +195,12 @@ def test_moves_are_refused_with_tressette_s_reasons() -> None:
     ]
     for move, reason in cases:
         with pytest.raises(IllegalMove) as refused:
-            BRISCOLA.apply(state, move)
+            state.apply(move)
         assert refused.value.reason is reason
     with pytest.raises(InvalidInput) as malformed:
-        BRISCOLA.apply(state, Move(0, hand[0], frozenset({other})))
+        state.apply(Move(0, hand[0], frozenset({other})))
     assert malformed.value.reason is Reason.TAKE_NOT_ALLOWED
+    assert state == before  # a refused move changes nothing
 
 
 # ---------------------------------------------------------------- points and the game
@@ -200,7 +215,7 @@ def test_card_points_and_the_hand_to_more_than_sixty() -> None:
         2,
         0,
     ]
-    scored = score_hand([c("1D 3D 10D"), c("9D 8D")])
+    scored = hand_end(c("1D 3D 10D"), c("9D 8D"))
     assert [(s.card_points, s.total) for s in scored] == [(25, 0), (5, 0)]  # not past 60
     sixty_one = [side.total for side in _scored(61, 59)]
     assert sixty_one == [1, 0]
@@ -218,12 +233,12 @@ def test_three_players_the_single_best_total_wins_a_tie_at_the_top_for_nobody() 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_hand_counts_its_120_points_and_the_target_counts_hands(players: int) -> None:
-    state, _ = BRISCOLA.new_game(BriscolaRules(players=players, target=2), seed=9)
+    state, _ = BriscolaState.new_game(BriscolaRules(players=players, target=2), seed=9)
     rng = random.Random(9)
     hands: list[HandScored] = []
     dealers = [state.dealer]
     while state.winner is None:
-        state, events = BRISCOLA.apply(state, rng.choice(BRISCOLA.legal_moves(state)))
+        events = state.apply(rng.choice(state.legal_moves()))
         hands += [e for e in events if isinstance(e, HandScored)]
         if any(isinstance(e, Deal) for e in events):
             dealers.append(state.dealer)
@@ -236,14 +251,14 @@ def test_a_hand_counts_its_120_points_and_the_target_counts_hands(players: int) 
 
 
 def test_the_game_ends_at_once_and_then_refuses_every_move() -> None:
-    state, _ = BRISCOLA.new_game(BriscolaRules(), seed=4)
+    state, _ = BriscolaState.new_game(BriscolaRules(), seed=4)
     rng = random.Random(4)
-    events: list[object] = []
+    events: list[Event] = []
     while state.winner is None:
-        state, events = BRISCOLA.apply(state, rng.choice(BRISCOLA.legal_moves(state)))
+        events = state.apply(rng.choice(state.legal_moves()))
     assert isinstance(events[-1], GameOver) and state.scores[state.winner] == 1
     with pytest.raises(IllegalMove) as refused:
-        BRISCOLA.apply(state, Move(0, DECK[0]))
+        state.apply(Move(0, DECK[0]))
     assert refused.value.reason is Reason.GAME_OVER
 
 
@@ -251,31 +266,31 @@ def test_the_game_ends_at_once_and_then_refuses_every_move() -> None:
 
 
 def test_a_seat_sees_the_turn_up_then_who_drew_it_never_another_drawn_card() -> None:
-    state, _ = BRISCOLA.new_game(BriscolaRules(), seed=6)
+    state, _ = BriscolaState.new_game(BriscolaRules(), seed=6)
     rng = random.Random(6)
     while state.turn_up is not None:
-        seen = BRISCOLA.view(state, 0)
+        seen = state.view(0)
         assert seen.turn_up == state.trump and seen.known == ((), ())
-        state, _ = BRISCOLA.apply(state, rng.choice(BRISCOLA.legal_moves(state)))
+        state.apply(rng.choice(state.legal_moves()))
     holder = next(seat for seat, hand in enumerate(state.hands) if state.trump in hand)
     other = 1 - holder
-    assert BRISCOLA.view(state, other).known[holder] == (state.trump,)
-    assert BRISCOLA.view(state, other).turn_up is None
-    assert BRISCOLA.view(state, holder).known == ((), ())
+    assert state.view(other).known[holder] == (state.trump,)
+    assert state.view(other).turn_up is None
+    assert state.view(holder).known == ((), ())
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_states_round_trip_and_damaged_ones_are_state_corrupt(players: int) -> None:
     state, _ = random_hand(players, seed=11)
-    for candidate in (BRISCOLA.new_game(BriscolaRules(players=players), seed=2)[0], state):
+    start, _ = BriscolaState.new_game(BriscolaRules(players=players), seed=2)
+    for candidate in (start, state):
         data = dump_state(candidate)
         assert load_state(data) == candidate and len(data) < 100
-    start, _ = BRISCOLA.new_game(BriscolaRules(players=players), seed=2)
     damaged = [
-        start._replace(stock=start.stock[1:]),  # a card missing
-        start._replace(turn_up=None),  # a stock without its turn-up
-        start._replace(to_play=(start.to_play + 1) % players),  # the turn
-        start._replace(scores=(10**6,) * len(start.scores)),
+        dataclasses.replace(start, stock=start.stock[1:]),  # a card missing
+        dataclasses.replace(start, turn_up=None),  # a stock without its turn-up
+        dataclasses.replace(start, to_play=(start.to_play + 1) % players),  # the turn
+        dataclasses.replace(start, scores=(10**6,) * len(start.scores)),
     ]
     for bad in damaged:
         with pytest.raises(InvalidInput) as refused:

@@ -1,8 +1,9 @@
 """Every game of the registry keeps the contract (OpenSpiel's api_test as the model).
 
 For each game and each player count it allows, over random games played to a
-target of 1: a random game ends; every legal move applies (and leaves the old
-state as it was), every move it refuses comes with a reason; the notation
+target of 1: a random game ends; every legal move applies (on a clone, which
+leaves the original as it was), every move it refuses comes with a reason and
+changes nothing; the notation
 reads back; a view never shows a card its seat may not see; states round-trip
 through their bytes; and every player suggests a legal move, the same one when
 the cards its seat cannot see are dealt otherwise.
@@ -30,6 +31,7 @@ from mazzo.engine import (
 )
 from mazzo.engine.cards import DECK
 from mazzo.engine.players import PLAYERS, Budget, suggest
+from tests.engine.players_support import hidden_permuted
 
 #: (game, players) for every game of the registry and every count it allows.
 SETUPS = [(name, players) for name, game in GAMES.items() for players in game.player_counts]
@@ -52,7 +54,8 @@ def random_game(game: Game, players: int, seed: int) -> Iterator[Any]:
     for _ in range(MAX_PLIES):
         if state.winner is not None:
             return
-        state, _ = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = state.clone()  # each state yielded stays as it was
+        state.apply(rng.choice(state.legal_moves()))
         yield state
     raise AssertionError(f"{game.name} with {players} players did not end in {MAX_PLIES} moves")
 
@@ -69,15 +72,18 @@ def test_random_games_end_with_a_winner_and_nothing_left_to_play(name: str, play
 
 
 @pytest.mark.parametrize(("name", "players"), SETUPS, ids=IDS)
-def test_legal_moves_apply_and_leave_the_old_state_unchanged(name: str, players: int) -> None:
+def test_legal_moves_apply_on_a_clone_and_leave_the_original_unchanged(
+    name: str, players: int
+) -> None:
     game = GAMES[name]
     for state in random_game(game, players, seed=1):
         before = dump_state(state)
-        for move in game.legal_moves(state):
+        for move in state.legal_moves():
             assert move.seat == state.to_play
             assert Move.parse(str(move)) == move  # the notation reads back
-            after, events = game.apply(state, move)
-            assert events and after is not state
+            after = state.clone()
+            events = after.apply(move)
+            assert events and dump_state(after) != before
         assert dump_state(state) == before
 
 
@@ -105,15 +111,15 @@ def test_illegal_moves_are_refused_with_a_reason_and_change_nothing(
         ]
         for move, reason in attempts:
             with pytest.raises(IllegalMove) as refused:
-                game.apply(state, move)
+                state.apply(move)
             assert refused.value.reason is reason and refused.value.message
         with pytest.raises(InvalidInput) as malformed:
-            game.apply(state, Move(players, hand[0]))
+            state.apply(Move(players, hand[0]))
         assert malformed.value.reason is Reason.INVALID_SEAT
         assert dump_state(state) == before
     assert last is not None and last.winner is not None
     with pytest.raises(RuleError) as over:
-        game.apply(last, Move(0, DECK[0]))
+        last.apply(Move(0, DECK[0]))
     assert over.value.reason is Reason.GAME_OVER
 
 
@@ -156,29 +162,6 @@ def test_states_round_trip_through_their_bytes(name: str, players: int) -> None:
         assert cut.value.reason is Reason.STATE_CORRUPT
 
 
-def _hidden_permuted(state: Any, seat: int, rng: random.Random) -> Any:
-    """``state`` with the cards ``seat`` cannot see shuffled among the places it
-    cannot see (other hands' unknown cards, the stock): the same view."""
-    game = game_of(state)
-    known = [set(cards) for cards in game.view(state, seat).known]
-    slots = [
-        (other, i)
-        for other, hand in enumerate(state.hands)
-        if other != seat
-        for i, card in enumerate(hand)
-        if card not in known[other]
-    ] + [(-1, i) for i in range(len(state.stock))]
-    hidden = [state.stock[i] if s < 0 else state.hands[s][i] for s, i in slots]
-    rng.shuffle(hidden)
-    hands, stock = [list(h) for h in state.hands], list(state.stock)
-    for (s, i), card in zip(slots, hidden, strict=True):
-        if s < 0:
-            stock[i] = card
-        else:
-            hands[s][i] = card
-    return state._replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
-
-
 @pytest.mark.parametrize(("name", "players"), SETUPS, ids=IDS)
 def test_every_player_is_legal_and_honest(name: str, players: int) -> None:
     game = GAMES[name]
@@ -188,7 +171,7 @@ def test_every_player_is_legal_and_honest(name: str, players: int) -> None:
         if state.winner is not None or ply % 11:
             continue
         seat, legal = state.to_play, game.legal_moves(state)
-        other = _hidden_permuted(state, seat, rng)
+        other = hidden_permuted(state, seat, rng)
         assert game.view(other, seat) == game.view(state, seat)
         permuted += other != state
         for level in sorted(PLAYERS):

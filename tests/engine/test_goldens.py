@@ -15,7 +15,7 @@ import pytest
 
 from mazzo.engine.record import replay, steps
 from mazzo.engine.scopa_rules import VARIANT_PLAYERS
-from mazzo.engine.tressette import TRESSETTE
+from mazzo.engine.tressette import TressetteState
 from tests.engine.goldens import (
     FOLDER,
     FORMAT,
@@ -101,5 +101,5 @@ def test_the_goldens_cover_every_variant_at_each_player_count_and_both_tressette
         (s.players, s.options.get("napoletana", False)) for s in SETUPS if s.game == "tressette"
     }
     assert tressette == {
-        (n, napoletana) for n in TRESSETTE.player_counts for napoletana in (False, True)
+        (n, napoletana) for n in TressetteState.player_counts for napoletana in (False, True)
     }

@@ -43,13 +43,13 @@ def test_every_legal_move_of_random_games_reads_back_from_its_notation(
     for seed in range(GAMES_PER_SETUP):
         rng = random.Random(seed)
         state, _ = game.new_game(rules, seed=seed)
-        while not game.status(state).game_over:
-            legal = game.legal_moves(state)
+        while not state.status().game_over:
+            legal = state.legal_moves()
             for move in legal:
                 text = str(move)
                 assert Move.parse(text) == move, text
                 checked.add(text)
-            state, _ = game.apply(state, rng.choice(legal))
+            state.apply(rng.choice(legal))
     assert checked
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mazzo.engine import Game, Move, game_of, get_game
+from mazzo.engine import Move, get_game
 from mazzo.engine.cards import SUIT_OF
 from mazzo.engine.players import (
     PLAYERS,
@@ -28,7 +28,7 @@ from mazzo.engine.players.search import Evaluation
 from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.scopa import ScopaRules, judge_hand
 from mazzo.engine.tressette import NAPOLETANA_CARDS, TressetteRules
-from tests.engine.players_support import SETUP_IDS, SETUPS, positions
+from tests.engine.players_support import SETUP_IDS, SETUPS, hidden_permuted, positions
 
 LEVELS = sorted(PLAYERS)
 
@@ -38,10 +38,10 @@ def _budget(legal: list[Any]) -> Budget:
     return Budget(simulations=len(legal) + 3)
 
 
-def _ask(level: str, game: Game, state: Any, seed: int) -> Any:
+def _ask(level: str, state: Any, seed: int) -> Any:
     seat = state.to_play
-    legal = game.legal_moves(state)
-    return suggest(level, game.view(state, seat), legal, _budget(legal), random.Random(seed))
+    legal = state.legal_moves()
+    return suggest(level, state.view(seat), legal, _budget(legal), random.Random(seed))
 
 
 @pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
@@ -49,9 +49,9 @@ def test_every_level_suggests_a_legal_move_in_every_game_and_variant(name: str, 
     game = get_game(name)
     asked = 0
     for state in positions(game, rules, seed=11, every=7):
-        legal = game.legal_moves(state)
+        legal = state.legal_moves()
         for level in LEVELS:
-            suggestion = _ask(level, game, state, seed=3)
+            suggestion = _ask(level, state, seed=3)
             assert suggestion.move in legal, (level, suggestion)
             asked += 1
     assert asked >= 2 * len(LEVELS)
@@ -62,29 +62,7 @@ def test_the_same_seed_gives_the_same_suggestion(name: str, rules: Any) -> None:
     game = get_game(name)
     state = next(positions(game, rules, seed=5, every=3))
     for level in LEVELS:
-        assert _ask(level, game, state, seed=9) == _ask(level, game, state, seed=9)
-
-
-def _hidden_permuted(state: Any, seat: int, rng: random.Random) -> Any:
-    """``state`` with the cards ``seat`` cannot see shuffled among the places it
-    cannot see (other hands' unshown cards, the stock): the same view."""
-    game = game_of(state)
-    shown_of = [set(known) for known in game.view(state, seat).known]
-    slots: list[tuple[int, int]] = []  # (seat or -1 for the stock, index)
-    for other, hand in enumerate(state.hands):
-        if other != seat:
-            slots += [(other, i) for i, c in enumerate(hand) if c not in shown_of[other]]
-    slots += [(-1, i) for i in range(len(state.stock))]
-    hidden = [state.stock[i] if s < 0 else state.hands[s][i] for s, i in slots]
-    rng.shuffle(hidden)
-    hands = [list(h) for h in state.hands]
-    stock = list(state.stock)
-    for (s, i), c in zip(slots, hidden, strict=True):
-        if s < 0:
-            stock[i] = c
-        else:
-            hands[s][i] = c
-    return state._replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
+        assert _ask(level, state, seed=9) == _ask(level, state, seed=9)
 
 
 @pytest.mark.parametrize(("name", "rules"), [s[1:] for s in SETUPS], ids=SETUP_IDS)
@@ -96,12 +74,12 @@ def test_permuting_the_hidden_cards_leaves_every_suggestion_unchanged(
     checked = 0
     for state in positions(game, rules, seed=21, every=9):
         seat = state.to_play
-        other = _hidden_permuted(state, seat, rng)
+        other = hidden_permuted(state, seat, rng)
         if other.hands == state.hands and other.stock == state.stock:
             continue  # nothing hidden left to move
-        assert game.view(other, seat) == game.view(state, seat)
+        assert other.view(seat) == state.view(seat)
         for level in LEVELS:
-            assert _ask(level, game, other, seed=4) == _ask(level, game, state, seed=4), level
+            assert _ask(level, other, seed=4) == _ask(level, state, seed=4), level
         checked += 1
     assert checked >= 1
 
@@ -112,13 +90,13 @@ def test_a_simulated_deal_shows_the_seat_exactly_its_view(name: str, rules: Any)
     rng = random.Random(2)
     for state in positions(game, rules, seed=31, every=5):
         seat = state.to_play
-        seen = game.view(state, seat)
+        seen = state.view(seat)
         deal = bots_of(name).simulator(seen)
         for _ in range(3):
             simulated = deal(rng)
-            assert game.view(simulated, seat) == seen
+            assert simulated.view(seat) == seen
             # The same moves (a view may show the hand in another order than the state's).
-            assert set(game.legal_moves(simulated)) == set(game.legal_moves(state))
+            assert set(simulated.legal_moves()) == set(state.legal_moves())
 
 
 #: The setups of the games the world search knows.
@@ -135,12 +113,12 @@ def test_an_evenly_dealt_world_shows_the_seat_exactly_its_view(name: str, rules:
     rng = random.Random(2)
     for state in positions(game, rules, seed=31, every=5):
         seat = state.to_play
-        seen = game.view(state, seat)
+        seen = state.view(seat)
         world = searcher(seen, even=True)
         for _ in range(12):  # more than a pass of the unseen cards, late in a hand
             simulated = world(rng, Evaluation(), lambda _: True, 0).start
-            assert game.view(simulated, seat) == seen
-            assert set(game.legal_moves(simulated)) == set(game.legal_moves(state))
+            assert simulated.view(seat) == seen
+            assert set(simulated.legal_moves()) == set(state.legal_moves())
 
 
 def _unevenness(view: Any, dealt: list[Any], seat: int) -> int:
@@ -174,7 +152,7 @@ def test_even_deals_give_each_other_hand_every_unseen_card_as_often_as_another(
     rng = random.Random(5)
     checked = uneven_independent = 0
     for state in positions(game, rules, seed=41, every=4):
-        seen = game.view(state, state.to_play)
+        seen = state.view(state.to_play)
         voids = shown_voids(seen) if name == "tressette" else ()
         others = [s for s in range(len(seen.hand_sizes)) if s != seen.seat]
         queued = others if seen.stock_size else others[:-1]
@@ -199,7 +177,7 @@ def test_even_deals_respect_shown_voids() -> None:
     found = 0
     for seed in range(6):
         for state in positions(game, TressetteRules(players=4), seed=seed, every=1):
-            seen = game.view(state, state.to_play)
+            seen = state.view(state.to_play)
             voids = shown_voids(seen)
             if not any(voids):
                 continue
@@ -221,7 +199,7 @@ def test_shown_voids_are_true_and_simulated_deals_respect_them(players: int) -> 
     for seed in range(6):
         for state in positions(game, TressetteRules(players=players), seed=seed, every=1):
             seat = state.to_play
-            seen = game.view(state, seat)
+            seen = state.view(seat)
             voids = shown_voids(seen)
             for other, mask in enumerate(voids):
                 if other == seat or not mask:
@@ -260,7 +238,7 @@ def test_a_cirulla_hand_that_declared_nothing_is_never_dealt_a_declaration(playe
     for seed in range(40):
         for state in positions(game, rules, seed=seed, every=1):
             seat = state.to_play
-            seen = game.view(state, seat)
+            seen = state.view(seat)
             silent = scopa_inference.undeclared(seen)
             for other, played in silent:
                 found += 1
@@ -310,7 +288,7 @@ def test_a_napoletana_not_declared_is_never_dealt(players: int) -> None:
     found = broken_unkept = 0
     for seed in range(30):
         for state in positions(game, rules, seed=seed, every=2):
-            seen = game.view(state, state.to_play)
+            seen = state.view(state.to_play)
             masks = fast_tressette.undeclared_napoletane(seen)
             if not any(masks):
                 continue
@@ -337,8 +315,8 @@ def test_a_napoletana_not_declared_is_never_dealt(players: int) -> None:
 def test_the_intermediate_level_stops_after_its_simulations_in_whole_deals() -> None:
     game = get_game("scopa")
     state, _ = game.new_game(SETUPS[0][2], seed=8)
-    legal = game.legal_moves(state)
-    view = game.view(state, state.to_play)
+    legal = state.legal_moves()
+    view = state.view(state.to_play)
     # A deal is played out once per legal move: the budget is used in whole deals.
     for count in (len(legal), 17, 5 * len(legal) - 1):
         done = suggest("intermediate", view, legal, Budget(count), random.Random(1)).simulations
@@ -363,7 +341,7 @@ def _expert_searches_worlds(name: str, rules: Any) -> bool:
     """Whether the expert searches worlds at a table of ``rules`` (its first view)."""
     game = get_game(name)
     state, _ = game.new_game(rules, seed=1)
-    return bots_of(name).expert_searches_worlds(game.view(state, state.to_play))
+    return bots_of(name).expert_searches_worlds(state.view(state.to_play))
 
 
 #: The setups whose expert searches worlds, and those whose expert plays by play-outs.
@@ -390,7 +368,7 @@ def test_where_play_outs_play_better_the_expert_plays_as_the_intermediate_level(
     game = get_game(name)
     checked = 0
     for state in positions(game, rules, seed=13, every=6):
-        view, legal = game.view(state, state.to_play), game.legal_moves(state)
+        view, legal = state.view(state.to_play), state.legal_moves()
         budget = Budget(3 * len(legal) + 1)
         expert = PLAYERS["expert"](view, legal, budget, random.Random(5))
         assert expert == PLAYERS["intermediate"](view, legal, budget, random.Random(5))
@@ -404,7 +382,7 @@ def test_a_count_for_a_budget_is_the_experts_worlds_where_it_searches_them_else_
 ) -> None:
     game = get_game(name)
     state, _ = game.new_game(rules, seed=1)
-    view = game.view(state, state.to_play)
+    view = state.view(state.to_play)
     worlds = bots_of(name).expert_searches_worlds(view)
     assert counted_simulations("expert", view, 100) == (20 if worlds else 200)
     assert counted_simulations("intermediate", view, 100) == 200
@@ -430,7 +408,7 @@ def _searched_openings(rules: ScopaRules, count: int) -> Iterator[tuple[Any, lis
     game = get_game("scopa")
     for seed in range(count):
         state, _ = game.new_game(rules, seed=seed)
-        yield game.view(state, state.to_play), game.legal_moves(state)
+        yield state.view(state.to_play), state.legal_moves()
 
 
 @pytest.mark.parametrize("rules", SEARCHED_TABLES, ids=["scopa2", "scopone"])
@@ -466,12 +444,12 @@ def _a_large_escoba_last_round() -> tuple[Any, list[Move], int]:
     state, _ = game.new_game(ScopaRules.preset("escoba"), seed=1)
     rng = random.Random(1)
     while state.hand_number == 1:
-        view, legal = game.view(state, state.to_play), game.legal_moves(state)
+        view, legal = state.view(state.to_play), state.legal_moves()
         if endgame.solvable(view) and len(legal) > 1:
             nodes = _exact_nodes(view, legal)
             if nodes > 1000:
                 return view, legal, nodes
-        state, _ = game.apply(state, greedy.choose(view, legal, Budget(1), rng).move)
+        state.apply(greedy.choose(view, legal, Budget(1), rng).move)
     raise AssertionError("no large last round in this hand")
 
 
@@ -503,7 +481,7 @@ def test_where_the_whole_deck_is_dealt_the_expert_searches_a_count_of_worlds_a_m
 ) -> None:
     game = get_game("scopa")
     state, _ = game.new_game(rules, seed=3)
-    view, legal = game.view(state, state.to_play), game.legal_moves(state)
+    view, legal = state.view(state.to_play), state.legal_moves()
     assert bots_of("scopa").whole_deck_dealt(view) is whole_deck
     expert = PLAYERS["expert"]
 
@@ -524,29 +502,29 @@ def test_where_the_whole_deck_is_dealt_the_expert_searches_a_count_of_worlds_a_m
 def test_the_intermediate_level_stops_when_its_injected_clock_runs_out() -> None:
     game = get_game("tressette")
     state, _ = game.new_game(TressetteRules(), seed=8)
-    count = len(game.legal_moves(state))
+    count = len(state.legal_moves())
     ticks = iter(range(1000))
     budget = Budget(simulations=10**6, seconds=3 * count + 1, clock=lambda: float(next(ticks)))
     suggestion = suggest(
         "intermediate",
-        game.view(state, state.to_play),
-        game.legal_moves(state),
+        state.view(state.to_play),
+        state.legal_moves(),
         budget,
         random.Random(1),
     )
     # The deadline is read at tick 0; the clock is read before each play-out,
     # one a legal move for each deal: ticks 1..3 * count allow three deals.
     assert suggestion.simulations == 3 * count
-    assert suggestion.move in game.legal_moves(state)
+    assert suggestion.move in state.legal_moves()
 
 
 def test_the_expert_reports_the_points_it_expects() -> None:
     game = get_game("scopa")
     state, _ = game.new_game(SETUPS[0][2], seed=8)
-    legal = game.legal_moves(state)
+    legal = state.legal_moves()
     players = ((PLAYERS["intermediate"], Budget(3 * len(legal))), (PLAYERS["expert"], Budget(4)))
     for level, (player, budget) in enumerate(players):
-        suggestion = player(game.view(state, 0), legal, budget, random.Random(1))
+        suggestion = player(state.view(0), legal, budget, random.Random(1))
         assert suggestion.expected_points is not None, level
         assert 0 <= suggestion.expected_points <= 40, level
 
@@ -554,6 +532,6 @@ def test_the_expert_reports_the_points_it_expects() -> None:
 def test_the_expert_models_the_other_seat_only_at_a_table_of_two() -> None:
     for players, modelled in ((2, world_search.EVALUATION.modelled), (4, None)):
         state, _ = get_game("scopa").new_game(ScopaRules(players=players), seed=1)
-        view = get_game("scopa").view(state, state.to_play)
+        view = state.view(state.to_play)
         assert world_search.evaluation_of(view).modelled == modelled
     assert world_search.EVALUATION.modelled is not None

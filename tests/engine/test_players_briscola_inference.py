@@ -8,29 +8,27 @@ import random
 
 import pytest
 
-from mazzo.engine import get_game
-from mazzo.engine.briscola import BriscolaRules, BriscolaView
+from mazzo.engine.briscola import BriscolaRules, BriscolaState, BriscolaView
 from mazzo.engine.cards import Card
 from mazzo.engine.events import TrickWon
 from mazzo.engine.players import Budget, greedy
 from mazzo.engine.players.briscola_inference import NOISE, Plays, past_tricks
 from mazzo.engine.players.fast_briscola import WIN_WORTH, card_value, reward
 
-GAME = get_game("briscola")
-
 
 def greedy_games(players: int, seeds: range):
     """Every position of the first hand of greedy games, with the tricks so far
     (leader, cards) as the engine told of them."""
     for seed in seeds:
-        state, _ = GAME.new_game(BriscolaRules(players=players), seed=seed)
+        state, _ = BriscolaState.new_game(BriscolaRules(players=players), seed=seed)
         rng = random.Random(seed)
         told: list[tuple[int, tuple[Card, ...]]] = []
         while state.winner is None and state.hand_number == 1:
             yield state, list(told)
-            view = GAME.view(state, state.to_play)
-            move = greedy.choose(view, GAME.legal_moves(state), Budget(1), rng).move
-            state, events = GAME.apply(state, move)
+            view = state.view(state.to_play)
+            move = greedy.choose(view, state.legal_moves(), Budget(1), rng).move
+            state = state.clone()  # the position yielded stays as it was
+            events = state.apply(move)
             told += [(e.leader, e.cards) for e in events if isinstance(e, TrickWon)]
 
 
@@ -39,7 +37,7 @@ def test_the_tricks_of_the_hand_come_back_in_order_with_their_leaders(players: i
     positions = 0
     for state, told in greedy_games(players, range(12)):
         for seat in range(players):
-            assert past_tricks(GAME.view(state, seat)) == told
+            assert past_tricks(state.view(seat)) == told
         positions += 1
     assert positions > 12 * 10
 
@@ -48,13 +46,13 @@ def test_the_tricks_of_the_hand_come_back_in_order_with_their_leaders(players: i
 def test_the_true_hands_are_never_ruled_out(players: int) -> None:
     rng = random.Random(5)
     for state, _ in greedy_games(players, range(8)):
-        view = GAME.view(state, state.to_play)
+        view = state.view(state.to_play)
         assert Plays(view, card_value).weight(state.hands, rng) > 0
 
 
 def test_a_lead_the_rules_of_thumb_would_not_make_makes_that_hand_unlikely() -> None:
-    state, _ = GAME.new_game(BriscolaRules(players=2), seed=1)
-    opening = GAME.view(state, 0)
+    state, _ = BriscolaState.new_game(BriscolaRules(players=2), seed=1)
+    opening = state.view(0)
     assert isinstance(opening, BriscolaView)
     trump = opening.trump_suit
     plain, other = [suit for suit in range(4) if suit != trump][:2]

@@ -55,10 +55,10 @@ def _first_position(name: str, rules: Any, moves: int) -> tuple[Any, Any, list[A
     state, _ = game.new_game(rules, seed=3)
     rng = random.Random(3)
     for _ in range(moves):
-        state, _ = game.apply(state, rng.choice(game.legal_moves(state)))
-    legal = game.legal_moves(state)
+        state.apply(rng.choice(state.legal_moves()))
+    legal = state.legal_moves()
     assert len(legal) > 1
-    return game.view(state, state.to_play), state, legal
+    return state.view(state.to_play), state, legal
 
 
 @pytest.mark.parametrize("pause_at", [7, 40, 95])

@@ -15,6 +15,7 @@ from mazzo.engine import get_game
 from mazzo.engine.players import Budget, endgame, montecarlo, suggest
 from mazzo.engine.scopa import ScopaRules
 from mazzo.engine.scopa_rules import Variant
+from tests.engine.scopa_support import replaced
 
 SCOPA = get_game("scopa")
 TWO_PLAYER_RULES = [
@@ -26,22 +27,20 @@ TWO_PLAYER_RULES = [
 @pytest.mark.parametrize("rules", TWO_PLAYER_RULES, ids=lambda r: r.variant.value)
 def test_with_the_stock_empty_two_players_see_the_whole_state(rules: ScopaRules) -> None:
     state = next(last_rounds(rules, range(1, 50)))
-    seen = SCOPA.view(state, state.to_play)
+    seen = state.view(state.to_play)
     assert endgame.solvable(seen)
-    suggestion = suggest(
-        "intermediate", seen, SCOPA.legal_moves(state), Budget(10**6), random.Random(1)
-    )
-    assert suggestion.move in SCOPA.legal_moves(state)
+    suggestion = suggest("intermediate", seen, state.legal_moves(), Budget(10**6), random.Random(1))
+    assert suggestion.move in state.legal_moves()
     assert suggestion.simulations > 0
     assert suggestion.expected_points is not None
 
 
 def test_a_stock_or_a_third_player_leaves_the_state_unknown() -> None:
     state, _ = SCOPA.new_game(ScopaRules(), seed=3)
-    assert not endgame.solvable(SCOPA.view(state, state.to_play))
+    assert not endgame.solvable(state.view(state.to_play))
     state, _ = SCOPA.new_game(ScopaRules(players=3), seed=3)
-    state = state._replace(stock=())
-    assert not endgame.solvable(SCOPA.view(state, state.to_play))
+    state = replaced(state, stock=[])
+    assert not endgame.solvable(state.view(state.to_play))
 
 
 def test_the_exact_search_plays_the_last_round_better_than_sampling() -> None:
@@ -63,8 +62,8 @@ def test_the_exact_search_plays_the_last_round_better_than_sampling() -> None:
 
 def test_the_exact_search_stops_within_its_budget() -> None:
     for state in last_rounds(ScopaRules(), range(1, 40)):
-        legal = SCOPA.legal_moves(state)
-        seen = SCOPA.view(state, state.to_play)
+        legal = state.legal_moves()
+        seen = state.view(state.to_play)
         full = suggest("intermediate", seen, legal, Budget(10**6), random.Random(1))
         if full.simulations > 4:
             break

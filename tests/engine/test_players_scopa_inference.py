@@ -3,6 +3,7 @@ mazzo.engine.players.scopa_inference."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -12,7 +13,7 @@ from mazzo.engine.players import determinize, greedy, scopa_inference
 from mazzo.engine.players.base import Budget
 from mazzo.engine.players.fast_scopa import BOTS
 from mazzo.engine.players.search import Evaluation
-from mazzo.engine.scopa import ScopaRules, Variant, apply, legal_moves, new_game, view
+from mazzo.engine.scopa import ScopaRules, ScopaState, Variant
 from tests.engine.scopa_support import cards, make_state
 
 
@@ -26,7 +27,7 @@ def a_lay_of_the_2_on_5_and_4():
     state = make_state(
         hands=["7C 6S", "3S 8B 10C"], table="5D 4S 2B", dealer=1, to_play=1, fill="stock"
     )
-    return state._replace(round_plays=(cards("2B"),))
+    return dataclasses.replace(state, round_plays=(cards("2B"),))
 
 
 def a_lay_a_taking_and_a_lay():
@@ -40,11 +41,11 @@ def a_lay_a_taking_and_a_lay():
         to_play=1,
         fill="stock",
     )
-    return state._replace(round_plays=(cards("2B"), cards("4C 4S"), cards("9S")))
+    return dataclasses.replace(state, round_plays=(cards("2B"), cards("4C 4S"), cards("9S")))
 
 
 def test_the_tables_each_play_was_made_on_come_back_from_the_plays():
-    assert scopa_inference.tables_played_on(view(a_lay_a_taking_and_a_lay(), 1)) == [
+    assert scopa_inference.tables_played_on(a_lay_a_taking_and_a_lay().view(1)) == [
         (0, cards("5D 4S")),
         (1, cards("5D 2B 4S")),
         (0, cards("5D 2B")),
@@ -52,27 +53,27 @@ def test_the_tables_each_play_was_made_on_come_back_from_the_plays():
 
 
 def test_the_tables_of_a_whole_game_come_back_from_its_states():
-    state, _ = new_game(ScopaRules(), seed=5)
+    state, _ = ScopaState.new_game(ScopaRules(), seed=5)
     rng = random.Random(5)
     tables: list[tuple[int, tuple[Card, ...]]] = []
     checked = 0
     while state.winner is None:
         if not state.round_plays:
             tables = []
-        found = scopa_inference.tables_played_on(view(state, state.to_play))
+        found = scopa_inference.tables_played_on(state.view(state.to_play))
         assert found is not None
         kept = tables[len(tables) - len(found) :]  # each seat's last two plays
         assert len(found) == min(len(tables), 4)
         assert [(seat, sorted(t)) for seat, t in found] == [(seat, sorted(t)) for seat, t in kept]
         checked += len(found)
-        move = rng.choice(legal_moves(state))
-        tables.append((state.to_play, state.table))
-        state, _ = apply(state, move)
+        move = rng.choice(state.legal_moves())
+        tables.append((state.to_play, tuple(state.table)))
+        state.apply(move)
     assert checked > 100
 
 
 def test_a_lay_names_the_cards_with_which_the_rules_of_thumb_would_have_taken_more():
-    (better,) = scopa_inference.telling_plays(view(a_lay_of_the_2_on_5_and_4(), 1))
+    (better,) = scopa_inference.telling_plays(a_lay_of_the_2_on_5_and_4().view(1))
     # A 9 sweeps 5 and 4. A 10 or an 8 is a cheaper card to lay than the 2, but
     # by less than MARGIN: no news. A 4 taking the 4 would leave 5 and 2, which
     # one card sweeps: the rules of thumb rate it below the lay.
@@ -81,20 +82,20 @@ def test_a_lay_names_the_cards_with_which_the_rules_of_thumb_would_have_taken_mo
 
 def test_a_cheaper_card_to_lay_tells_without_the_margin(monkeypatch):
     monkeypatch.setattr(scopa_inference, "MARGIN", 0.0)
-    (better,) = scopa_inference.telling_plays(view(a_lay_of_the_2_on_5_and_4(), 1))
+    (better,) = scopa_inference.telling_plays(a_lay_of_the_2_on_5_and_4().view(1))
     assert names(better) == {"9B", "9C", "9D", "9S", "10B", "10S", "8C", "8S"}
 
 
 def test_a_play_the_rules_of_thumb_would_not_make_with_the_cards_played_since_says_nothing():
     # Seat 0 laid 2B on 5D 4S while it held 9S, which sweeps them: not the rules'
     # play, so only its later lay of 9S tells (a 7 would have swept 5D 2B).
-    (better,) = scopa_inference.telling_plays(view(a_lay_a_taking_and_a_lay(), 1))
+    (better,) = scopa_inference.telling_plays(a_lay_a_taking_and_a_lay().view(1))
     assert names(better) == {"7B", "7C", "7D", "7S"}
 
 
 def test_the_own_plays_and_a_table_of_more_than_two_tell_nothing():
     state = a_lay_of_the_2_on_5_and_4()
-    assert scopa_inference.telling_plays(view(state, 0)) == []  # its own lay
+    assert scopa_inference.telling_plays(state.view(0)) == []  # its own lay
     four = make_state(
         hands=["7C 6S", "3S 8B 10C", "1B 2S 3C", "6D 7B 8D"],
         table="5D 4S 2B",
@@ -102,7 +103,10 @@ def test_the_own_plays_and_a_table_of_more_than_two_tell_nothing():
         to_play=1,
         fill="stock",
     )
-    assert scopa_inference.telling_plays(view(four._replace(round_plays=(cards("2B"),)), 1)) == []
+    assert (
+        scopa_inference.telling_plays(dataclasses.replace(four, round_plays=(cards("2B"),)).view(1))
+        == []
+    )
 
 
 @pytest.mark.parametrize("variant", [Variant.SCOPA, Variant.ESCOBA, Variant.QUINDICI])
@@ -113,11 +117,11 @@ def test_a_greedy_players_own_hand_breaks_none_of_its_plays(variant):
     rules = ScopaRules.preset(variant)
     told = broken_at_random = 0
     for seed in range(6):
-        state, _ = new_game(rules, seed=seed)
+        state, _ = ScopaState.new_game(rules, seed=seed)
         rng = random.Random(seed)
         while state.winner is None:
             seat = state.to_play
-            seen = view(state, seat)
+            seen = state.view(seat)
             telling = scopa_inference.telling_plays(seen)
             other = state.hands[1 - seat]
             assert all(better.isdisjoint(other) for better in telling)
@@ -125,13 +129,13 @@ def test_a_greedy_players_own_hand_breaks_none_of_its_plays(variant):
                 told += 1
                 dealt = determinize.deal_unseen(seen, rng)[0][1 - seat]
                 broken_at_random += any(not better.isdisjoint(dealt) for better in telling)
-            state, _ = apply(state, greedy.choose(seen, legal_moves(state), Budget(1), rng).move)
+            state.apply(greedy.choose(seen, state.legal_moves(), Budget(1), rng).move)
     assert told > 100
     assert broken_at_random > told / 10
 
 
 def test_the_worlds_lean_to_the_hands_the_plays_point_at():
-    seen = view(a_lay_of_the_2_on_5_and_4(), 1)
+    seen = a_lay_of_the_2_on_5_and_4().view(1)
     (better,) = scopa_inference.telling_plays(seen)
     rng = random.Random(3)
     plain = determinize.even_dealer(seen)
@@ -145,7 +149,7 @@ def test_the_worlds_lean_to_the_hands_the_plays_point_at():
 
 
 def test_worlds_asked_inferred_lean_to_the_plays_and_independent_worlds_do_not():
-    seen = view(a_lay_of_the_2_on_5_and_4(), 1)
+    seen = a_lay_of_the_2_on_5_and_4().view(1)
     (better,) = scopa_inference.telling_plays(seen)
 
     def breaking(**how) -> int:

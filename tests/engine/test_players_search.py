@@ -23,8 +23,9 @@ from mazzo.engine.players.search import Evaluation, ScopaSearch, TressetteSearch
 from mazzo.engine.scopa import ScopaRules, ScopaState
 from mazzo.engine.scopa_rules import Variant
 from mazzo.engine.scopa_scoring import PRIMIERA_SCALE
-from mazzo.engine.tressette import TressetteRules
+from mazzo.engine.tressette import TressetteRules, TressetteState
 from tests.engine.players_support import SETUP_IDS, SETUPS, positions
+from tests.engine.scopa_support import applied
 
 SCOPA = get_game("scopa")
 
@@ -43,11 +44,11 @@ def test_searched_to_the_hand_end_the_search_agrees_with_the_engine(rules: Scopa
     checked = 0
     for state in last_rounds(rules, range(1, 30)):
         side = state.to_play
-        legal = SCOPA.legal_moves(state)
+        legal = state.legal_moves()
         search = ScopaSearch(state, side, Evaluation(), lambda _: True)
         worths = search.root(legal, depth=8)
         for move, worth in zip(legal, worths, strict=True):
-            after, events = SCOPA.apply(state, move)
+            after, events = applied(state, move)
             assert not any(isinstance(e, HandScored) for e in events)
             assert worth == _engine_minimax(after, side), move
         checked += 1
@@ -60,8 +61,8 @@ def _engine_fallible(state: ScopaState, side: int, share: float) -> float:
     """The hand's margin for ``side`` at its best, the other seat's replies worth
     their worst and, with weight ``share``, their mean, by the engine."""
     outcomes = []
-    for move in SCOPA.legal_moves(state):
-        after, events = SCOPA.apply(state, move)
+    for move in state.legal_moves():
+        after, events = applied(state, move)
         scored = [e for e in events if isinstance(e, HandScored)]
         if scored:
             totals = [s.total for s in scored[0].sides]
@@ -77,11 +78,11 @@ def test_a_fallible_other_side_is_weighed_as_the_engine_weighs_it() -> None:
     checked = 0
     for state in last_rounds(ScopaRules(), range(1, 20)):
         side = state.to_play
-        legal = SCOPA.legal_moves(state)
+        legal = state.legal_moves()
         search = ScopaSearch(state, side, Evaluation(fallible=0.4), lambda _: True)
         worths = search.root(legal, depth=8)
         for move, worth in zip(legal, worths, strict=True):
-            after, _ = SCOPA.apply(state, move)
+            after, _ = applied(state, move)
             assert worth == pytest.approx(_engine_fallible(after, side, 0.4)), move
         checked += 1
         if checked == 4:
@@ -95,7 +96,7 @@ def test_modelled_other_seats_are_the_exact_last_rounds_expectimax() -> None:
     checked = 0
     for state in last_rounds(ScopaRules(), range(1, 20)):
         side = state.to_play
-        legal = SCOPA.legal_moves(state)
+        legal = state.legal_moves()
         evaluation = Evaluation(match=True, modelled=0.25)
         worths = ScopaSearch(state, side, evaluation, lambda _: True).root(legal, depth=8)
         exact = endgame._Search(state.to_play, side, lambda _: True, 0.25)
@@ -113,7 +114,7 @@ def test_played_out_to_the_hand_end_the_horizon_is_the_fast_play_out(every: int)
     fast path's greedy play-out of that move (held to the engine elsewhere)."""
     checked = 0
     for state in positions(SCOPA, ScopaRules(), seed=every, every=every):
-        side, legal = state.to_play, SCOPA.legal_moves(state)
+        side, legal = state.to_play, state.legal_moves()
         search = ScopaSearch(state, side, Evaluation(roll_out="hand"), lambda _: True)
         for move, worth in zip(legal, search.root(legal, depth=1), strict=True):
             totals = fast_scopa.play_out(state, move, random.Random(0), 0.0)
@@ -133,15 +134,13 @@ def _margin(events: list[Any], side: int) -> float | None:
 def _greedy_round(state: ScopaState, move: Move, side: int) -> float:
     """``move``, then the rules of thumb through the engine to the end of the round
     in play after it (the next deal): the won cards' static worth for ``side``,
-    or the margin if the hand ends first."""
-    state, events = SCOPA.apply(state, move)
+    or the margin if the hand ends first. Played on a clone: ``state`` stays as it was."""
+    state, events = applied(state, move)
     stock = len(state.stock)  # a fresh round (the move emptied the hands) is played too
     while (margin := _margin(events, side)) is None:
         hand, table, rules = list(state.hands[state.to_play]), state.table, state.rules
         card, take = fast_scopa.greedy_play(hand, table, rules)
-        state, events = SCOPA.apply(
-            state, fast_scopa.move_of(state.to_play, card, take, table, rules)
-        )
+        events = state.apply(fast_scopa.move_of(state.to_play, card, take, table, rules))
         if len(state.stock) < stock:  # dealt again: the round was over
             break
     else:
@@ -153,7 +152,7 @@ def _greedy_round(state: ScopaState, move: Move, side: int) -> float:
 def test_played_out_to_the_round_end_the_horizon_is_the_rules_of_thumb_to_it() -> None:
     checked = 0
     for state in positions(SCOPA, ScopaRules(), seed=3, every=2):
-        side, legal = state.to_play, SCOPA.legal_moves(state)
+        side, legal = state.to_play, state.legal_moves()
         rolled = ScopaSearch(state, side, Evaluation(roll_out="round"), lambda _: True)
         for move, worth in zip(legal, rolled.root(legal, depth=1), strict=True):
             assert worth == pytest.approx(_greedy_round(state, move, side)), (state, move)
@@ -212,7 +211,7 @@ def test_the_quiescence_cut_by_the_window_keeps_every_moves_worth(
     checked = 0
     for seed in range(1, 5):
         for state in positions(SCOPA, rules, seed=seed, every=3):
-            legal = SCOPA.legal_moves(state)
+            legal = state.legal_moves()
             for evaluation in evaluations:
                 side = rules.side_of(state.to_play)
                 weighing = "windowed"
@@ -288,9 +287,8 @@ def test_the_static_evaluation_is_the_categories_worth_by_their_definition() -> 
 
 
 def test_the_search_leaves_its_world_as_it_found_it() -> None:
-    game = get_game("tressette")
-    state, _ = game.new_game(TressetteRules(players=2), seed=4)
-    legal = game.legal_moves(state)
+    state, _ = TressetteState.new_game(TressetteRules(players=2), seed=4)
+    legal = state.legal_moves()
     search = TressetteSearch(state, 0, Evaluation(), lambda _: True)
     hands = [list(h) for h in search.hands]
     first = search.root(legal, depth=5)
@@ -306,7 +304,7 @@ def test_the_search_leaves_its_world_as_it_found_it() -> None:
     ):
         scopa = ScopaSearch(scopa_state, 0, evaluation, lambda _: True)
         before = ([list(h) for h in scopa.hands], list(scopa.masks), list(scopa.sweeps))
-        scopa.root(SCOPA.legal_moves(scopa_state), depth=4)
+        scopa.root(scopa_state.legal_moves(), depth=4)
         assert ([list(h) for h in scopa.hands], scopa.masks, scopa.sweeps) == before
 
 
@@ -318,7 +316,7 @@ def test_each_game_gives_its_world_search_through_its_hooks(name: str, rules: An
     game = get_game(name)
     bots = bots_of(name)
     for state in positions(game, rules, seed=4, every=9):
-        view, legal = game.view(state, state.to_play), game.legal_moves(state)
+        view, legal = state.view(state.to_play), state.legal_moves()
         if bots.searcher is not None:
             assert bots.search_depth > 0
             world = bots.searcher(view)(random.Random(1), Evaluation(), lambda _: True, 0)

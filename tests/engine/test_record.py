@@ -35,9 +35,9 @@ def played(name: str, rules: Any, seed: int, **start: Any) -> tuple[list[Move], 
     game = get_game(name)
     state, _ = game.new_game(rules, seed=seed, **start)
     rng, moves = random.Random(seed), []
-    while not game.status(state).game_over:
-        moves.append(rng.choice(game.legal_moves(state)))
-        state, _ = game.apply(state, moves[-1])
+    while not state.status().game_over:
+        moves.append(rng.choice(state.legal_moves()))
+        state.apply(moves[-1])
     return moves, state
 
 
@@ -92,7 +92,7 @@ def test_an_unfinished_game_has_no_result_and_replays_to_where_it_stopped() -> N
     moves, _ = played("tressette", rules, 2)
     state, _ = game.new_game(rules, seed=2)
     for move in moves[:10]:
-        state, _ = game.apply(state, move)
+        state.apply(move)
     record = GameRecord.of(game, rules, seed=2, moves=moves[:10], final=state)
     assert record.result is None and json.loads(dumps(record))["result"] is None
     assert dump_state(replay(loads(dumps(record)))) == dump_state(state)
@@ -100,10 +100,9 @@ def test_an_unfinished_game_has_no_result_and_replays_to_where_it_stopped() -> N
 
 def test_steps_play_the_record_move_by_move_with_each_moves_events() -> None:
     record = finished()
-    game = get_game("scopa")
     state, _ = record.start()
     for step in steps(record):
-        state, events = game.apply(state, step.move)
+        events = state.apply(step.move)
         assert step.move == record.moves[step.ply - 1]
         assert (dump_state(step.state), step.events) == (dump_state(state), events)
     assert step.ply == len(record.moves)

@@ -8,8 +8,8 @@ import pytest
 
 from mazzo.engine import IllegalMove, InvalidInput, Move, Reason, dump_state
 from mazzo.engine.events import Capture, CardPlayed
-from mazzo.engine.scopa import ScopaRules, apply, captures, legal_moves, resolve
-from tests.engine.scopa_support import card, cards, make_state, refusal
+from mazzo.engine.scopa import ScopaRules, captures
+from tests.engine.scopa_support import applied, card, cards, make_state, refusal
 
 
 def takes(*groups: str) -> set[frozenset]:
@@ -27,7 +27,7 @@ def seed_000_state(hand: str = "5D 8C 10C"):
 def test_seed_000_a_five_takes_only_the_five_not_two_plus_three():
     state = seed_000_state()
     assert set(captures(card("5D"), state.table)) == takes("5B")
-    assert resolve(state, Move(0, card("5D"))) == Move(0, card("5D"), frozenset(cards("5B")))
+    assert state.resolve(Move(0, card("5D"))) == Move(0, card("5D"), frozenset(cards("5B")))
     err = refusal(state, Move(0, card("5D"), frozenset(cards("2C 3S"))))
     assert err.reason is Reason.MUST_TAKE_SAME_RANK
 
@@ -37,17 +37,17 @@ def test_seed_000_a_jack_takes_only_the_jack_not_three_plus_five():
     assert set(captures(card("8C"), state.table)) == takes("8D")
     err = refusal(state, Move(0, card("8C"), frozenset(cards("3S 5B"))))
     assert err.reason is Reason.MUST_TAKE_SAME_RANK
-    after, events = apply(state, Move(0, card("8C")))
+    after, events = applied(state, Move(0, card("8C")))
     assert events[1] == Capture(0, 0, card("8C"), cards("8D"), sweep=False)
     assert after.table == cards("2C 3S 5B")
-    assert after.piles[0] == cards("8C 8D")
+    assert after.piles[0] == list(cards("8C 8D"))
 
 
 def test_seed_000_a_king_takes_two_plus_jack_or_two_plus_three_plus_five_by_choice():
     state = seed_000_state()
     assert set(captures(card("10C"), state.table)) == takes("2C 8D", "2C 3S 5B")
     for take in takes("2C 8D", "2C 3S 5B"):
-        after, events = apply(state, Move(0, card("10C"), take))
+        after, events = applied(state, Move(0, card("10C"), take))
         assert set(after.table) == set(state.table) - take
         assert set(after.piles[0]) == take | {card("10C")}
         assert events[1] == Capture(
@@ -58,16 +58,16 @@ def test_seed_000_a_king_takes_two_plus_jack_or_two_plus_three_plus_five_by_choi
 def test_seed_000_a_six_takes_nothing_and_stays_on_the_table():
     state = seed_000_state(hand="6C 5D 8C")
     assert captures(card("6C"), state.table) == [frozenset()]
-    after, events = apply(state, Move(0, card("6C")))
+    after, events = applied(state, Move(0, card("6C")))
     assert after.table == cards("2C 3S 5B 8D 6C")
-    assert after.piles == ((), ())
+    assert after.piles == [[], []]
     assert events == [CardPlayed(0, card("6C"))]
     assert after.last_capture_side is None
 
 
 def test_seed_000_legal_moves_list_exactly_these_takings():
     state = seed_000_state(hand="5D 8C 10C")
-    assert {(m.card, m.take) for m in legal_moves(state)} == {
+    assert {(m.card, m.take) for m in state.legal_moves()} == {
         (card("5D"), frozenset(cards("5B"))),
         (card("8C"), frozenset(cards("8D"))),
         (card("10C"), frozenset(cards("2C 8D"))),
@@ -82,9 +82,9 @@ def test_same_rank_capture_is_compulsory_over_a_sum():
     state = make_state(hands=["7D 1B", "2B"], table="3C 4S 7C", fill="stock")
     err = refusal(state, Move(0, card("7D"), frozenset(cards("3C 4S"))))
     assert err.reason is Reason.MUST_TAKE_SAME_RANK
-    after, _ = apply(state, Move(0, card("7D")))
+    after, _ = applied(state, Move(0, card("7D")))
     assert after.table == cards("3C 4S")
-    assert after.piles[0] == cards("7D 7C")
+    assert after.piles[0] == list(cards("7D 7C"))
 
 
 def test_same_rank_capture_takes_exactly_one_card_even_when_two_match():
@@ -97,8 +97,8 @@ def test_same_rank_capture_takes_exactly_one_card_even_when_two_match():
 def test_the_player_chooses_which_same_rank_card_to_take(chosen):
     state = make_state(hands=["7D 1B", "2B"], table="7C 3D 7S 4B", fill="stock")
     assert set(captures(card("7D"), state.table)) == takes("7C", "7S")
-    after, events = apply(state, Move(0, card("7D"), frozenset(cards(chosen))))
-    assert after.piles[0] == (card("7D"), card(chosen))
+    after, events = applied(state, Move(0, card("7D"), frozenset(cards(chosen))))
+    assert after.piles[0] == [card("7D"), card(chosen)]
     assert card(chosen) not in after.table
     assert len(after.table) == 3
     assert events[1].taken == (card(chosen),)
@@ -135,7 +135,7 @@ def test_a_card_may_take_any_set_of_two_or_more_cards_summing_to_its_value(playe
     state = make_state(hands=[played, "6B"], table=table, fill="stock")
     assert set(captures(card(played), state.table)) == takes(*expected)
     for take in takes(*expected):
-        after, events = apply(state, Move(0, card(played), take))
+        after, events = applied(state, Move(0, card(played), take))
         assert set(after.piles[0]) == take | {card(played)}
         assert set(events[1].taken) == take
 
@@ -167,8 +167,8 @@ def test_an_ace_cannot_be_a_sum_so_it_takes_only_an_ace():
 
 def test_an_omitted_take_is_filled_in_when_only_one_capture_exists():
     state = make_state(hands=["7D 1B", "2B"], table="3C 4S 9B", fill="stock")
-    assert resolve(state, Move(0, card("7D"))) == Move(0, card("7D"), frozenset(cards("3C 4S")))
-    after, events = apply(state, Move(0, card("7D")))
+    assert state.resolve(Move(0, card("7D"))) == Move(0, card("7D"), frozenset(cards("3C 4S")))
+    after, events = applied(state, Move(0, card("7D")))
     assert after.table == cards("9B")
     assert events[1] == Capture(0, 0, card("7D"), cards("3C 4S"), sweep=False)
 
@@ -186,30 +186,30 @@ def test_an_omitted_take_with_several_sums_raises_capture_choice_required_listin
     assert listed == takes("2C 8D", "2C 3S 5B")
     # Every listed choice is accepted as it is.
     for choice in err.choices:
-        assert resolve(state, choice) == choice
+        assert state.resolve(choice) == choice
 
 
 def test_taking_is_compulsory_the_played_card_cannot_be_left_on_a_table_it_can_take_from():
     state = make_state(hands=["5D 6D", "2B"], table="5C 9S", fill="stock")
-    assert [m.take for m in legal_moves(state) if m.card == card("5D")] == [frozenset(cards("5C"))]
+    assert [m.take for m in state.legal_moves() if m.card == card("5D")] == [frozenset(cards("5C"))]
     # Playing the 5 with no take named still takes the 5: it cannot just be laid down.
-    after, _ = apply(state, Move(0, card("5D"), frozenset()))
+    after, _ = applied(state, Move(0, card("5D"), frozenset()))
     assert card("5D") not in after.table
-    assert after.piles[0] == cards("5D 5C")
+    assert after.piles[0] == list(cards("5D 5C"))
 
 
 def test_a_player_may_choose_to_play_a_card_that_takes_nothing():
     state = make_state(hands=["5D 6D", "2B"], table="5C 9S", fill="stock")
-    after, events = apply(state, Move(0, card("6D")))
+    after, events = applied(state, Move(0, card("6D")))
     assert after.table == cards("5C 9S 6D")
-    assert after.hands[0] == cards("5D")
+    assert after.hands[0] == list(cards("5D"))
     assert events == [CardPlayed(0, card("6D"))]
 
 
 def test_a_card_that_can_take_nothing_stays_on_the_table_and_turn_passes():
     state = make_state(hands=["9D 1B", "2B"], table="1C 2S 3B", fill="stock")
     assert captures(card("9D"), state.table) == [frozenset()]
-    after, _ = apply(state, Move(0, card("9D")))
+    after, _ = applied(state, Move(0, card("9D")))
     assert after.table == cards("1C 2S 3B 9D")
     assert after.to_play == 1
 
@@ -222,15 +222,15 @@ def test_a_card_that_can_take_nothing_refuses_a_take():
 
 def test_captured_cards_go_to_the_players_pile_played_card_first():
     state = make_state(hands=["9D 1B", "2B"], table="4C 2S 5B", piles=["3D", "3C"], fill="stock")
-    after, _ = apply(state, Move(0, card("9D")))
-    assert after.piles[0] == cards("3D 9D 4C 5B")
-    assert after.piles[1] == cards("3C")
+    after, _ = applied(state, Move(0, card("9D")))
+    assert after.piles[0] == list(cards("3D 9D 4C 5B"))
+    assert after.piles[1] == list(cards("3C"))
     assert after.last_capture_side == 0
 
 
 def test_turn_passes_to_the_next_seat_and_wraps_around():
     state = make_state(hands=["9D", "9C", "9S"], table="1C", to_play=2, fill="stock")
-    after, _ = apply(state, Move(2, card("9S")))
+    after, _ = applied(state, Move(2, card("9S")))
     assert after.to_play == 0
 
 
@@ -273,20 +273,20 @@ def test_any_move_once_the_game_is_over_is_refused_game_over():
     state = make_state(hands=["7D", "4B"], table="3C 4S", winner=0, fill="stock")
     err = refusal(state, Move(0, card("7D")))
     assert err.reason is Reason.GAME_OVER
-    assert legal_moves(state) == []
+    assert state.legal_moves() == []
 
 
 @pytest.mark.parametrize("seat", [2, -1, 7])
 def test_a_seat_that_does_not_exist_is_refused_invalid_seat(seat):
     with pytest.raises(InvalidInput) as err:
-        apply(base_state(), Move(seat, card("7D")))
+        base_state().apply(Move(seat, card("7D")))
     assert err.value.reason is Reason.INVALID_SEAT
 
 
 def test_a_seat_that_does_not_exist_is_refused_with_four_players_too():
     state = make_state(hands=["7D", "4B", "1B", "2B"], table="3C 4S", fill="stock")
     with pytest.raises(InvalidInput) as err:
-        resolve(state, Move(4, card("7D")))
+        state.resolve(Move(4, card("7D")))
     assert err.value.reason is Reason.INVALID_SEAT
 
 
@@ -306,7 +306,7 @@ def test_a_refused_move_leaves_the_given_state_unchanged(move):
     before = copy.deepcopy(state)
     before_bytes = dump_state(state)
     with pytest.raises(IllegalMove):
-        apply(state, move)
+        state.apply(move)
     assert state == before
     assert dump_state(state) == before_bytes
 
@@ -315,14 +315,15 @@ def test_a_refused_choice_leaves_the_given_state_unchanged():
     state = make_state(hands=["10C 1B", "2B"], table="2C 3S 5B 8D", fill="stock")
     before = copy.deepcopy(state)
     with pytest.raises(IllegalMove):
-        apply(state, Move(0, card("10C")))
+        state.apply(Move(0, card("10C")))
     assert state == before
 
 
-def test_an_accepted_move_does_not_change_the_given_state_either():
+def test_a_move_played_on_a_clone_leaves_the_original_unchanged():
     state = base_state()
     before = copy.deepcopy(state)
-    after, _ = apply(state, Move(0, card("7D"), frozenset(cards("3C 4S"))))
+    after = state.clone()
+    after.apply(Move(0, card("7D"), frozenset(cards("3C 4S"))))
     assert state == before
     assert after != state
 
@@ -332,7 +333,7 @@ def test_a_team_capture_goes_to_the_team_pile():
     state = make_state(
         hands=["1D", "1C", "9D 2D", "1B"], table="4C 5S", to_play=2, rules=rules, fill="stock"
     )
-    after, events = apply(state, Move(2, card("9D")))
-    assert after.piles == (cards("9D 4C 5S"), ())
+    after, events = applied(state, Move(2, card("9D")))
+    assert after.piles == [list(cards("9D 4C 5S")), []]
     assert events[1].side == 0
     assert events[1].seat == 2

@@ -6,7 +6,7 @@ import pytest
 
 from mazzo.engine import DECK, Card, InvalidInput, Reason, parse_cards
 from mazzo.engine.cards import COINS, SETTEBELLO, SUITS, check_full_deck
-from mazzo.engine.scopa import ScopaRules, new_game
+from mazzo.engine.scopa import ScopaRules, ScopaState
 
 ALL_CODES = [f"{rank}{suit}" for suit in "DCSB" for rank in range(1, 11)]
 
@@ -99,17 +99,17 @@ def test_a_deck_that_is_not_the_40_cards_is_refused_as_invalid_deck(deck):
         check_full_deck(tuple(deck))
     assert err.value.reason is Reason.INVALID_DECK
     with pytest.raises(InvalidInput) as err:
-        new_game(ScopaRules(players=2), seed=1, decks=[deck])
+        ScopaState.new_game(ScopaRules(players=2), seed=1, decks=[deck])
     assert err.value.reason is Reason.INVALID_DECK
 
 
 def test_a_bad_deck_after_a_good_one_is_refused_too():
     with pytest.raises(InvalidInput) as err:
-        new_game(ScopaRules(players=2), seed=1, decks=[DECK, DECK[1:]])
+        ScopaState.new_game(ScopaRules(players=2), seed=1, decks=[DECK, DECK[1:]])
     assert err.value.reason is Reason.INVALID_DECK
 
 
 def test_any_order_of_the_40_cards_is_a_deck():
     check_full_deck(tuple(reversed(DECK)))
-    state, _ = new_game(ScopaRules(players=2), seed=1, decks=[tuple(reversed(DECK))])
+    state, _ = ScopaState.new_game(ScopaRules(players=2), seed=1, decks=[tuple(reversed(DECK))])
     assert state.hands[0][0] == Card.parse("10B")

@@ -7,7 +7,7 @@ import pytest
 
 from mazzo.engine import DECK, dump_state, load_state
 from mazzo.engine.faces import card_index, card_name
-from mazzo.engine.scopa import legal_moves, new_game, view
+from mazzo.engine.scopa import ScopaState
 from mazzo.engine.scopa_rules import Face, Variant
 from tests.engine.scopa_support import card, random_chooser, steps
 from tests.engine.scopa_variants_support import preset
@@ -85,9 +85,9 @@ def test_an_italian_face_prints_an_index_for_every_card():
 )
 def test_views_name_the_face_of_the_game(variant, face):
     rules = preset(variant, face=face)
-    state, _ = new_game(rules, seed=3)
+    state, _ = ScopaState.new_game(rules, seed=3)
     for seat in range(rules.players):
-        assert view(state, seat).face is face
+        assert state.view(seat).face is face
     assert load_state(dump_state(state)).rules.face is face
 
 
@@ -102,8 +102,8 @@ def test_a_face_changes_no_move_and_no_card_code(variant):
     """The same seed and choices give the same game move for move under every face."""
     games = []
     for face in Face:
-        state, events = new_game(preset(variant, face=face), seed=11)
-        trace = [(tuple(legal_moves(state)), tuple(events))]
+        state, events = ScopaState.new_game(preset(variant, face=face), seed=11)
+        trace = [(tuple(state.legal_moves()), tuple(events))]
         trace += [(s.move, tuple(s.events)) for s in steps(state, random_chooser(11))]
         games.append(trace)
     assert games[0] == games[1] == games[2]

@@ -7,8 +7,8 @@ import pytest
 from mazzo.engine import IllegalMove, Move, Reason
 from mazzo.engine.events import CardsDealt, Deal, GameOver, HandScored
 from mazzo.engine.game import Status, game_winner
-from mazzo.engine.scopa import ScopaRules, apply, legal_moves, new_game, status
-from tests.engine.scopa_support import card, first_move, make_state, steps
+from mazzo.engine.scopa import ScopaRules, ScopaState
+from tests.engine.scopa_support import applied, card, first_move, make_state, steps
 
 
 def last_play(scores, sweeps=None, players=2, dealer=None, **rules_kw):
@@ -34,7 +34,7 @@ def last_play(scores, sweeps=None, players=2, dealer=None, **rules_kw):
 
 
 def end_of_hand(state):
-    after, events = apply(state, Move(0, card("9D")))
+    after, events = applied(state, Move(0, card("9D")))
     scored = next(e for e in events if isinstance(e, HandScored))
     return after, events, scored
 
@@ -75,14 +75,14 @@ def test_one_short_of_the_target_plays_another_hand():
 
 def test_a_finished_game_refuses_moves_and_shows_the_winner_in_its_status():
     after, _, _ = end_of_hand(last_play([8, 3]))
-    assert legal_moves(after) == []
-    st = status(after)
+    assert after.legal_moves() == []
+    st = after.status()
     assert st.winning_side == 0
     assert st.game_over
     assert st.seat_to_play is None
     assert st.scores == (12, 3)
     with pytest.raises(IllegalMove) as err:
-        apply(after, Move(after.to_play, card("1D")))
+        after.apply(Move(after.to_play, card("1D")))
     assert err.value.reason is Reason.GAME_OVER
 
 
@@ -103,8 +103,8 @@ def test_tied_leaders_at_the_target_play_another_hand_with_the_next_dealer():
     assert after.dealer == (state.dealer + 1) % 2
     assert after.to_play == (after.dealer + 1) % 2
     assert after.scores == (11, 11)
-    assert after.sweeps == (0, 0)
-    assert after.piles == ((), ())
+    assert after.sweeps == [0, 0]
+    assert after.piles == [[], []]
     deal = next(e for e in events if isinstance(e, Deal))
     assert events.index(deal) > events.index(scored)
     assert deal.hand_number == state.hand_number + 1
@@ -180,7 +180,7 @@ def test_game_winner_is_the_side_alone_in_the_lead_at_or_over_the_target(scores,
 
 
 def test_hands_follow_one_another_until_the_game_ends():
-    state, _ = new_game(ScopaRules(players=3, target=5), seed=3)
+    state, _ = ScopaState.new_game(ScopaRules(players=3, target=5), seed=3)
     hands_scored = []
     for step in steps(state, first_move):
         hands_scored += [e for e in step.events if isinstance(e, HandScored)]
@@ -199,7 +199,7 @@ def test_hands_follow_one_another_until_the_game_ends():
 def test_the_status_names_the_games_public_summary_field_by_field():
     playing = last_play([8, 3], players=4, dealer=2, target=21)
     over, _, _ = end_of_hand(last_play([8, 3]))
-    assert status(playing) == Status(
+    assert playing.status() == Status(
         game="scopa",
         players=4,
         seat_to_play=playing.to_play,
@@ -209,7 +209,7 @@ def test_the_status_names_the_games_public_summary_field_by_field():
         winning_side=None,
         target=21,
     )
-    assert status(over) == Status(
+    assert over.status() == Status(
         game="scopa",
         players=2,
         seat_to_play=None,

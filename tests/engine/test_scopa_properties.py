@@ -17,17 +17,10 @@ from hypothesis import strategies as st
 from mazzo.engine import DECK, IllegalMove, Move, Reason, dump_state, load_state
 from mazzo.engine.events import Capture, CardPlayed, GameOver, HandScored
 from mazzo.engine.game import game_winner
-from mazzo.engine.scopa import (
-    PrimieraRule,
-    ScopaRules,
-    ScopaState,
-    apply,
-    legal_moves,
-    new_game,
-    resolve,
-)
+from mazzo.engine.scopa import PrimieraRule, ScopaRules, ScopaState
 from tests.engine.scopa_support import (
     all_cards,
+    applied,
     check_deal_events,
     check_step_events,
     check_view,
@@ -67,7 +60,7 @@ def check_accounted(state: ScopaState) -> None:
 
 def check_moves(state: ScopaState) -> None:
     """The legal moves are exactly docs/rules.md's; each resolves and applies."""
-    moves = legal_moves(state)
+    moves = state.legal_moves()
     seat = state.to_play
     assert moves, "a game in progress always has a move"
     assert all(m.seat == seat for m in moves)
@@ -77,15 +70,15 @@ def check_moves(state: ScopaState) -> None:
         assert mine == reference_takings(played, state.table)
         bare = Move(seat, played)
         if len(mine) == 1:
-            assert resolve(state, bare).take == next(iter(mine))
+            assert state.resolve(bare).take == next(iter(mine))
         else:
             with pytest.raises(IllegalMove) as err:
-                resolve(state, bare)
+                state.resolve(bare)
             assert err.value.reason is Reason.CAPTURE_CHOICE_REQUIRED
             assert {m.take for m in err.value.choices} == mine
     for move in moves:
-        assert resolve(state, move) == move
-        after, events = apply(state, move)
+        assert state.resolve(move) == move
+        after, events = applied(state, move)
         check_accounted(after)
         assert events[0] == CardPlayed(seat, move.card)
 
@@ -93,7 +86,7 @@ def check_moves(state: ScopaState) -> None:
 def play_checked(players: int, seed: int, choice_seed: int, **options) -> list:
     """Play one random game, checking everything at every step; return its trace."""
     rules = ScopaRules(players=players, **options)
-    state, events = new_game(rules, seed=seed)
+    state, events = ScopaState.new_game(rules, seed=seed)
     check_accounted(state)
     check_deal_events(state, events, first=True)
     trace: list = [(state, events)]
@@ -170,7 +163,7 @@ def test_random_games_keep_every_rule_at_every_step(players, seed, choice_seed, 
 def test_the_same_seed_and_choices_give_the_same_game(players, seed, choice_seed):
     def trace() -> list:
         rules = ScopaRules(players=players)
-        state, events = new_game(rules, seed=seed)
+        state, events = ScopaState.new_game(rules, seed=seed)
         out: list = [(state, events)]
         out += [(s.move, s.after, s.events) for s in steps(state, random_chooser(choice_seed))]
         return out
@@ -182,7 +175,7 @@ def test_the_same_seed_and_choices_give_the_same_game(players, seed, choice_seed
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, choice_seed=CHOICES)
 def test_views_and_the_codec_hold_at_every_step_of_random_games(players, seed, choice_seed):
-    first, _ = new_game(ScopaRules(players=players), seed=seed)
+    first, _ = ScopaState.new_game(ScopaRules(players=players), seed=seed)
     for state in [first] + [s.after for s in steps(first, random_chooser(choice_seed))]:
         data = dump_state(state)
         assert load_state(data) == state
@@ -195,13 +188,13 @@ def test_views_and_the_codec_hold_at_every_step_of_random_games(players, seed, c
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, choice_seed=CHOICES, players=st.sampled_from([2, 3, 4, 6]))
 def test_a_game_resumed_from_its_bytes_goes_on_exactly_as_the_original(players, seed, choice_seed):
-    state, _ = new_game(ScopaRules(players=players), seed=seed)
+    state, _ = ScopaState.new_game(ScopaRules(players=players), seed=seed)
     rnd_a, rnd_b = random.Random(choice_seed), random.Random(choice_seed)
     original, resumed = state, load_state(dump_state(state))
     while not original.game_over:
-        original, events_a = apply(original, rnd_a.choice(legal_moves(original)))
-        resumed, events_b = apply(
-            load_state(dump_state(resumed)), rnd_b.choice(legal_moves(resumed))
+        original, events_a = applied(original, rnd_a.choice(original.legal_moves()))
+        resumed, events_b = applied(
+            load_state(dump_state(resumed)), rnd_b.choice(resumed.legal_moves())
         )
         assert events_a == events_b
         assert original == resumed

@@ -9,13 +9,12 @@ from mazzo.engine.events import HandScored, SideScore
 from mazzo.engine.scopa import (
     PrimieraRule,
     ScopaRules,
-    apply,
     napola_points,
     primiera_total,
     primiera_winner_of,
     score_hand,
 )
-from tests.engine.scopa_support import card, cards, make_state, rest_of
+from tests.engine.scopa_support import applied, card, cards, make_state, rest_of
 
 STANDARD, SEVENS, LENIENT = PrimieraRule.STANDARD, PrimieraRule.SEVENS, PrimieraRule.LENIENT
 
@@ -341,7 +340,7 @@ def test_four_players_in_two_teams_pool_their_captures():
     pile0 = cards("7D 1D 2D 3D 4D 5D 6C 6S 6B 1C 2C 3C 4C 5C 7C 8C 9C 10C")
     pile1 = rest_of(pile0, table, mine)
     state = hand_end(rules, ["", "", "9D", ""], [pile0, pile1], to_play=2, table=table)
-    _, events = apply(state, Move(2, card("9D")))
+    _, events = applied(state, Move(2, card("9D")))
     scored = next(e for e in events if isinstance(e, HandScored))
     assert len(scored.sides) == 2
     assert [s.cards for s in scored.sides] == [21, 19]
@@ -353,11 +352,17 @@ def test_six_players_in_two_teams_of_three():
     rules = ScopaRules(players=6)
     assert rules.sides == 2
     assert [rules.side_of(seat) for seat in range(6)] == [0, 1, 0, 1, 0, 1]
+    # The dealer, seat 5, plays last in the round: every other seat has played once.
     state = make_state(
-        hands=["", "", "", "", "", "9D 1B"], table="4C 5S", to_play=5, rules=rules, fill="stock"
+        hands=["1D", "2D", "3D", "6D", "7D", "9D 1B"],
+        table="4C 5S",
+        to_play=5,
+        dealer=5,
+        rules=rules,
+        fill="stock",
     )
-    after, events = apply(state, Move(5, card("9D")))
-    assert after.piles == ((), cards("9D 4C 5S"))
+    after, events = applied(state, Move(5, card("9D")))
+    assert after.piles == [[], list(cards("9D 4C 5S"))]
     assert events[-1].side == 1
     assert len(score_hand(rules, after.piles, after.sweeps)) == 2
 
@@ -391,7 +396,7 @@ def test_a_played_hand_scores_what_score_hand_says_of_its_final_piles():
         rules=rules,
         sweeps=[1, 0, 2],
     )
-    after, events = apply(state, Move(2, card("3B")))
+    after, events = applied(state, Move(2, card("3B")))
     scored = next(e for e in events if isinstance(e, HandScored))
     final_piles = [pile0, pile1, (*pile2, *cards("3B 3C 9S"))]
     assert scored.sides == score_hand(rules, final_piles, [1, 0, 2])

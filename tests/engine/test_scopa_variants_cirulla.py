@@ -21,24 +21,22 @@ from mazzo.engine.events import (
 )
 from mazzo.engine.game import game_winner
 from mazzo.engine.scopa import (
-    apply,
+    ScopaState,
     captures,
     judge_hand,
-    legal_moves,
-    new_game,
     primiera_total,
     primiera_winner_of,
-    resolve,
     score_hand,
-    view,
 )
 from mazzo.engine.scopa_rules import PrimieraRule
 from mazzo.engine.scopa_scoring import grande_points, piccola_points
 from tests.engine.scopa_support import (
+    applied,
     card,
     cards,
     deck_starting_with,
     first_move,
+    hands_of,
     make_state,
     play_hand,
     refusal,
@@ -70,7 +68,7 @@ def options(state, played: str) -> set[frozenset]:
 
 def with_table(table: str, hands=HANDS, **overrides):
     deck = deck_dealing(hands, table)
-    return new_game(preset("cirulla", **overrides), seed=1, decks=[deck, DECK])
+    return ScopaState.new_game(preset("cirulla", **overrides), seed=1, decks=[deck, DECK])
 
 
 # ---------------------------------------------------------------- CIR-1 players and deal
@@ -84,7 +82,7 @@ def test_cir_1_two_three_or_four_players_four_in_pairs():
 
 @pytest.mark.parametrize(("players", "deals"), [(2, 6), (3, 4), (4, 3)])
 def test_cir_1_every_hand_a_player_holds_has_three_cards(players, deals):
-    state, events = new_game(preset("cirulla", players=players), seed=players)
+    state, events = ScopaState.new_game(preset("cirulla", players=players), seed=players)
     assert all(len(e.cards) == 3 for e in events_of(events, CardsDealt))
     _, hand = play_hand(state, first_move)
     scored_at = next(i for i, e in enumerate(hand) if isinstance(e, HandScored))
@@ -101,7 +99,7 @@ def test_cir_ex5_two_aces_on_a_first_table_of_fifteen_are_a_redeal_not_a_bonus()
     assert events_of(events, Redeal) == [Redeal(1, cards("1D 1C 6S 7B"))]
     assert events_of(events, FirstTableTaken) == []
     assert state.table == cards("7D 8D 9D 10D")  # the next deck
-    assert state.sweeps == (0, 0)
+    assert state.sweeps == [0, 0]
 
 
 def test_cir_2_three_aces_are_a_redeal_one_ace_is_not():
@@ -124,22 +122,22 @@ def test_cir_ex5_three_kings_are_no_redeal():
 
 def test_cir_ex3_a_first_table_of_fifteen_with_one_ace_gives_the_dealer_one_sweep():
     deck = deck_starting_with("3C 5C 4C 6C 9S 9B 1D 3D 5S 6B")
-    state, events = new_game(preset("cirulla"), seed=1, decks=[deck])
-    assert state.hands == (cards("3C 4C 9S"), cards("5C 6C 9B"))
+    state, events = ScopaState.new_game(preset("cirulla"), seed=1, decks=[deck])
+    assert hands_of(state) == (cards("3C 4C 9S"), cards("5C 6C 9B"))
     assert events_of(events, FirstTableTaken) == [
         FirstTableTaken(dealer=1, side=1, cards=cards("1D 3D 5S 6B"), sweeps=1)
     ]
-    assert (state.table, state.sweeps, state.last_capture_side) == ((), (0, 1), 1)
-    assert state.piles[1] == cards("1D 3D 5S 6B")
+    assert (state.table, state.sweeps, state.last_capture_side) == ((), [0, 1], 1)
+    assert state.piles[1] == list(cards("1D 3D 5S 6B"))
     assert state.to_play == 0
-    assert {m.take for m in legal_moves(state)} == {frozenset()}
+    assert {m.take for m in state.legal_moves()} == {frozenset()}
 
 
 @pytest.mark.parametrize("table", ["10D 9C 8S 3B", "10C 10S 9B 1D"])
 def test_cir_ex4_a_first_table_of_thirty_gives_two_sweeps_whatever_the_split(table):
     state, events = with_table(table)
     assert [e.sweeps for e in events_of(events, FirstTableTaken)] == [2]
-    assert state.sweeps == (0, 2)
+    assert state.sweeps == [0, 2]
     assert state.table == ()
 
 
@@ -151,29 +149,29 @@ def test_cir_3_the_matta_counts_seven_in_the_first_table():
 def test_cir_3_the_four_player_bonus_goes_to_the_dealers_side():
     hands = ("2C 3C 4C", "5C 6C 8C", "2S 3S 4S", "5S 6S 8S")
     deck = deck_dealing(hands, "1D 3D 5B 6B")
-    state, events = new_game(preset("cirulla", players=4), seed=1, decks=[deck])
+    state, events = ScopaState.new_game(preset("cirulla", players=4), seed=1, decks=[deck])
     assert events_of(events, FirstTableTaken) == [
         FirstTableTaken(dealer=3, side=1, cards=cards("1D 3D 5B 6B"), sweeps=1)
     ]
-    assert state.sweeps == (0, 1)
+    assert state.sweeps == [0, 1]
 
 
 # ---------------------------------------------------------------- CIR-4 the captures
 
 
 def test_cir_ex1_ex2_canonical_deck_ace_takes_all_five_takes_the_king_three_nothing():
-    state, events = new_game(preset("cirulla"), seed=1, decks=[DECK])
-    assert state.hands == (cards("1D 3D 5D"), cards("2D 4D 6D"))
+    state, events = ScopaState.new_game(preset("cirulla"), seed=1, decks=[DECK])
+    assert hands_of(state) == (cards("1D 3D 5D"), cards("2D 4D 6D"))
     assert state.table == cards("7D 8D 9D 10D")
     assert events_of(events, FirstTableTaken) == events_of(events, Redeal) == []
-    assert {(m.card, m.take) for m in legal_moves(state)} == {
+    assert {(m.card, m.take) for m in state.legal_moves()} == {
         (card("1D"), frozenset(cards("7D 8D 9D 10D"))),
         (card("3D"), frozenset()),
         (card("5D"), frozenset(cards("10D"))),
     }
-    after, events = apply(state, play(0, "1D"))
+    after, events = applied(state, play(0, "1D"))
     assert events[-1] == Capture(0, 0, card("1D"), cards("7D 8D 9D 10D"), sweep=True)
-    assert after.sweeps == (1, 0)
+    assert after.sweeps == [1, 0]
 
 
 def test_cir_ex6_pairing_or_fifteen():
@@ -201,9 +199,9 @@ def test_cir_ex7_summing_or_fifteen():
 def test_cir_ex8_three_ways_one_of_them_a_sweep():
     state = cirulla("5C 3D 2B", hand="10S 4B")
     assert options(state, "10S") == takes("5C 3D 2B", "5C", "3D 2B")
-    after, events = apply(state, play(0, "10S", "5C 3D 2B"))
+    after, events = applied(state, play(0, "10S", "5C 3D 2B"))
     assert events[-1] == Capture(0, 0, card("10S"), cards("5C 3D 2B"), sweep=True)
-    after, events = apply(state, play(0, "10S", "3D 2B"))
+    after, events = applied(state, play(0, "10S", "3D 2B"))
     assert events[-1].sweep is False and after.table == cards("5C")
 
 
@@ -231,31 +229,31 @@ def test_cir_ex10_an_ace_with_an_ace_on_the_table_pairs_it_or_makes_fifteen():
     state = cirulla("1C 4S 10B", hand="1D 2B")
     assert options(state, "1D") == takes("1C", "4S 10B")
     for take in ("1C", "4S 10B"):
-        _, events = apply(state, play(0, "1D", take))
+        _, events = applied(state, play(0, "1D", take))
         assert events[-1].sweep is False
 
 
 def test_cir_ex11_the_ace_may_take_the_table_ace_in_a_fifteen_a_sweep():
     state = cirulla("1C 3S 10B", hand="1D 2B")
     assert options(state, "1D") == takes("1C", "1C 3S 10B")
-    after, events = apply(state, play(0, "1D", "1C 3S 10B"))
+    after, events = applied(state, play(0, "1D", "1C 3S 10B"))
     assert events[-1] == Capture(0, 0, card("1D"), cards("1C 3S 10B"), sweep=True)
-    assert after.sweeps == (1, 0)
+    assert after.sweeps == [1, 0]
 
 
 def test_cir_ex12_with_no_ace_on_the_table_the_take_all_is_the_only_capture():
     state = cirulla("4C 10B 6S", hand="1D 2B")
     assert options(state, "1D") == takes("4C 10B 6S")
-    assert resolve(state, play(0, "1D")) == play(0, "1D", "4C 10B 6S")
+    assert state.resolve(play(0, "1D")) == play(0, "1D", "4C 10B 6S")
     assert refusal(state, play(0, "1D", "4C 10B")).reason is Reason.NO_SUCH_CAPTURE
-    _, events = apply(state, play(0, "1D"))
+    _, events = applied(state, play(0, "1D"))
     assert events[-1].sweep is True
 
 
 def test_cir_ex12_an_ace_onto_an_empty_table_stays():
     state = cirulla("", hand="1D 2B")
     assert options(state, "1D") == {frozenset()}
-    after, events = apply(state, play(0, "1D"))
+    after, events = applied(state, play(0, "1D"))
     assert events == [CardPlayed(0, card("1D"))]
     assert after.table == cards("1D")
 
@@ -265,11 +263,11 @@ def test_cir_ex12_an_ace_onto_an_empty_table_stays():
 
 def test_cir_ex13_the_five_must_take_the_king_and_the_two_stays():
     state = cirulla("10C", hand="5S 2B")
-    assert {(m.card, m.take) for m in legal_moves(state)} == {
+    assert {(m.card, m.take) for m in state.legal_moves()} == {
         (card("5S"), frozenset(cards("10C"))),
         (card("2B"), frozenset()),
     }
-    after, _ = apply(state, play(0, "2B"))
+    after, _ = applied(state, play(0, "2B"))
     assert after.table == cards("10C 2B")
 
 
@@ -278,7 +276,7 @@ def test_cir_ex13_the_five_must_take_the_king_and_the_two_stays():
 
 def test_cir_7_the_ace_take_all_is_a_sweep_by_default_and_by_the_house_rule_not():
     assert preset("cirulla").ace_sweep.value == "always"
-    _, events = apply(cirulla("4C 10B 6S", hand="1D 2B", ace_sweep="ordinary"), play(0, "1D"))
+    _, events = applied(cirulla("4C 10B 6S", hand="1D 2B", ace_sweep="ordinary"), play(0, "1D"))
     assert events[-1].sweep is False
 
 
@@ -291,7 +289,7 @@ def test_cir_ex18_the_last_card_takes_all_but_is_no_sweep():
         last_capture_side=1,
         fill=1,
     )
-    _, events = apply(state, play(0, "1B"))
+    _, events = applied(state, play(0, "1B"))
     assert events_of(events, Capture) == [Capture(0, 0, card("1B"), cards("6C 9D"), sweep=False)]
     assert events_of(events, HandScored)[0].sides[0].sweeps == 0
 
@@ -309,7 +307,7 @@ def test_cir_ex14_the_matta_in_play_is_a_seven_of_cups():
 def test_cir_ex14_the_matta_must_pair_the_seven_no_fifteen_exists():
     state = cirulla("7D 2S", hand="7C 2B")
     assert options(state, "7C") == takes("7D")
-    assert resolve(state, play(0, "7C")) == play(0, "7C", "7D")
+    assert state.resolve(play(0, "7C")) == play(0, "7C", "7D")
     assert refusal(state, play(0, "7C", "7D 2S")).reason is Reason.NO_SUCH_CAPTURE
 
 
@@ -365,11 +363,11 @@ def test_cir_9_the_matta_pairs_any_rank_and_never_makes_a_hand_worse():
 def test_cir_ex15_through_play_declared_before_the_card_and_shown_to_the_others(hand, judged):
     state = cirulla("", hand=hand, other="8D 9D 10C")
     first, *rest = cards(hand)
-    after, events = apply(state, play(0, str(first)))
+    after, events = applied(state, play(0, str(first)))
     if judged is None:
         assert events == [CardPlayed(0, first)]
-        assert after.declared == ()
-        assert view(after, 1).known == ((), ())
+        assert after.declared == []
+        assert after.view(1).known == ((), ())
         return
     kind, points, matta = judged
     assert events == [
@@ -377,70 +375,70 @@ def test_cir_ex15_through_play_declared_before_the_card_and_shown_to_the_others(
         CardPlayed(0, first),
     ]
     assert events[0].visible_to is None
-    assert after.declared == (points, 0)
-    assert view(after, 1).known == (tuple(rest), ())
-    assert view(after, 0).known == ((), ())
+    assert after.declared == [points, 0]
+    assert after.view(1).known == (tuple(rest), ())
+    assert after.view(0).known == ((), ())
 
 
 def test_cir_ex1_the_leaders_cirulla_is_declared_and_the_dealer_declares_nothing():
-    state, _ = new_game(preset("cirulla"), seed=1, decks=[DECK])
-    state, events = apply(state, play(0, "3D"))
+    state, _ = ScopaState.new_game(preset("cirulla"), seed=1, decks=[DECK])
+    events = state.apply(play(0, "3D"))
     assert events[0] == Declaration(0, 0, "cirulla", cards("1D 3D 5D"), 3, None)
-    assert view(state, 1).known == (cards("1D 5D"), ())
-    state, events = apply(state, play(1, "2D"))
+    assert state.view(1).known == (cards("1D 5D"), ())
+    events = state.apply(play(1, "2D"))
     assert events_of(events, Declaration) == []
-    assert state.declared == (3, 0)
+    assert state.declared == [3, 0]
 
 
 def test_cir_9_the_dealer_declares_too():
     state = cirulla("", hand="2B 3B 4B", other="9S 9C 9B")
-    state, _ = apply(state, play(0, "2B"))
-    state, events = apply(state, play(1, "9C"))
+    state.apply(play(0, "2B"))
+    events = state.apply(play(1, "9C"))
     assert events[:2] == [
         Declaration(1, 1, "decino", cards("9S 9C 9B"), 10, None),
         CardPlayed(1, card("9C")),
     ]
-    assert state.declared == (3, 10)
+    assert state.declared == [3, 10]
 
 
 def test_cir_9_only_the_first_card_of_a_hand_declares():
     state = cirulla("", hand="2B 3B 4B", other="9S 9C 9B")
-    state, _ = apply(state, play(0, "2B"))
-    state, _ = apply(state, play(1, "9C"))
-    state, events = apply(state, play(0, "3B"))
+    state.apply(play(0, "2B"))
+    state.apply(play(1, "9C"))
+    events = state.apply(play(0, "3B"))
     assert events_of(events, Declaration) == []
-    assert state.declared == (3, 10)
+    assert state.declared == [3, 10]
 
 
 def test_cir_9_every_deal_of_the_hand_is_judged():
     deck = deck_dealing(HANDS, "10D 9D 8D 6D", rest="9S 1D 9C 1B 9B 1S")
-    state, events = new_game(preset("cirulla"), seed=1, decks=[deck])
+    state, events = ScopaState.new_game(preset("cirulla"), seed=1, decks=[deck])
     declarations = []
     for _ in range(8):
-        state, events = apply(state, first_move(state))
+        events = state.apply(first_move(state))
         declarations += [(e.seat, e.kind, e.cards) for e in events_of(events, Declaration)]
     assert declarations == [
         (0, "cirulla", cards("2C 3C 4C")),
         (0, "decino", cards("9S 9C 9B")),
         (1, "decino", cards("1D 1B 1S")),
     ]
-    assert state.declared == (13, 10)
+    assert state.declared == [13, 10]
 
 
 def test_cir_9_declared_cards_stay_known_until_played_and_survive_the_codec():
     state = cirulla("", hand="1S 3C 4B", other="8D 9D 10C")
-    state, _ = apply(state, play(0, "1S"))
+    state.apply(play(0, "1S"))
     assert load_state(dump_state(state)) == state
-    assert view(state, 1).known[0] == cards("3C 4B")
-    state, _ = apply(state, play(1, "8D"))
-    assert view(state, 1).known[0] == cards("3C 4B")
-    state, _ = apply(state, play(0, "4B"))
-    assert view(state, 1).known[0] == cards("3C")
+    assert state.view(1).known[0] == cards("3C 4B")
+    state.apply(play(1, "8D"))
+    assert state.view(1).known[0] == cards("3C 4B")
+    state.apply(play(0, "4B"))
+    assert state.view(1).known[0] == cards("3C")
     assert load_state(dump_state(state)) == state
-    state, _ = apply(state, play(1, "9D"))
-    state, _ = apply(state, play(0, "3C"))
-    assert view(state, 1).known == ((), ())
-    assert state.revealed == ()
+    state.apply(play(1, "9D"))
+    state.apply(play(0, "3C"))
+    assert state.view(1).known == ((), ())
+    assert state.revealed == []
 
 
 def four_player_last_round():
@@ -456,16 +454,16 @@ def four_player_last_round():
 
 def test_cir_ex15_with_four_players_both_partners_declarations_count_for_their_side():
     state = four_player_last_round()
-    state, _ = apply(state, play(0, "1S"))
+    state.apply(play(0, "1S"))
     for seat in (1, 2, 3):
-        assert view(state, seat).known[0] == cards("3C 4B")
-    state, _ = apply(state, play(1, "10C"))
-    state, events = apply(state, play(2, "9S"))
+        assert state.view(seat).known[0] == cards("3C 4B")
+    state.apply(play(1, "10C"))
+    events = state.apply(play(2, "9S"))
     assert events[0] == Declaration(2, 0, "decino", cards("9S 9C 9B"), 10, None)
-    assert state.declared == (13, 0)
+    assert state.declared == [13, 0]
     for seat in (0, 1, 3):
-        assert view(state, seat).known[2] == cards("9C 9B")
-    assert view(state, 2).known == (cards("3C 4B"), (), (), ())
+        assert state.view(seat).known[2] == cards("9C 9B")
+    assert state.view(2).known == (cards("3C 4B"), (), (), ())
 
 
 def test_cir_9_the_declarations_score_in_the_hand_for_the_side_and_are_no_sweeps():

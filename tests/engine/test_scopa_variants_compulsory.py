@@ -16,17 +16,20 @@ from mazzo.engine.events import Capture, CardPlayed, Declaration, LeftoversTaken
 from mazzo.engine.scopa import (
     _RULES,
     ScopaRules,
+    ScopaState,
     _encode_rules,
-    apply,
-    legal_moves,
-    new_game,
-    resolve,
 )
 from mazzo.engine.scopa_rules import BOOL_FIELDS, Variant
-from mazzo.engine.tressette import TressetteRules
-from mazzo.engine.tressette import new_game as new_tressette
-from mazzo.engine.tressette import resolve as resolve_tressette
-from tests.engine.scopa_support import card, cards, make_state, refusal, steps
+from mazzo.engine.tressette import TressetteRules, TressetteState
+from tests.engine.scopa_support import (
+    applied,
+    card,
+    cards,
+    make_state,
+    refusal,
+    rest_of,
+    steps,
+)
 from tests.engine.scopa_variants_support import (
     choices_of,
     deck_dealing,
@@ -39,8 +42,11 @@ from tests.engine.scopa_variants_support import (
 
 
 def escoba(table: str, hand: str = "8D 6S 9B", players: int = 2, **overrides):
+    """Seat 0 leads with ``hand``; the others hold as many cards, from the rest."""
     rules = preset("escoba", players=players, **overrides)
-    hands = [hand] + [""] * (players - 1)
+    rest = rest_of(cards(hand), cards(table))
+    size = len(cards(hand))
+    hands = [cards(hand)] + [rest[size * k : size * (k + 1)] for k in range(players - 1)]
     return make_state(hands=hands, table=table, rules=rules, dealer=players - 1, fill="stock")
 
 
@@ -68,12 +74,12 @@ def test_cap_1_the_switch_overrides_either_way():
 def test_cap_ex1_escoba_lays_the_eight_that_could_make_fifteen():
     """The issue's example: hand 8D 6S 9B, table 7D 10D 10C 10S 10B."""
     state = escoba("7D 10D 10C 10S 10B")
-    moves = legal_moves(state)
+    moves = state.legal_moves()
     assert moves == [play(0, "8D", "7D"), lay(0, "8D"), play(0, "6S"), play(0, "9B")]
-    after, events = apply(state, lay(0, "8D"))
+    after, events = applied(state, lay(0, "8D"))
     assert events == [CardPlayed(0, card("8D"))]
     assert after.table == cards("7D 10D 10C 10S 10B 8D")
-    assert after.piles == ((), ())
+    assert after.piles == [[], []]
 
 
 def test_cap_ex2_an_empty_take_is_no_lay_it_asks_which():
@@ -83,37 +89,37 @@ def test_cap_ex2_an_empty_take_is_no_lay_it_asks_which():
     assert choices_of(err.details) == {"7D", "lay"}
     assert set(err.choices) == {play(0, "8D", "7D"), lay(0, "8D")}
     # A card that can take nothing: an empty take and a lay are the same move.
-    assert resolve(state, play(0, "6S")) == play(0, "6S")
-    assert resolve(state, lay(0, "6S")) == lay(0, "6S")
+    assert state.resolve(play(0, "6S")) == play(0, "6S")
+    assert state.resolve(lay(0, "6S")) == lay(0, "6S")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_cap_ex3_escoba_offers_the_lay_of_every_card_beside_its_takings(players):
     state = escoba("8C 3S 5B 2D", hand="7D 10B 4C", players=players)
-    moves = legal_moves(state)
+    moves = state.legal_moves()
     assert {m.take for m in moves if m.card == card("7D") and not m.lay} == takes("8C", "3S 5B")
     assert {m.take for m in moves if m.card == card("10B") and not m.lay} == takes("5B", "3S 2D")
     assert {m.take for m in moves if m.card == card("4C") and not m.lay} == takes("8C 3S")
     assert laid_cards(moves) == ["7D", "10B", "4C"]
     for move in moves:
-        assert resolve(state, move) == move
+        assert state.resolve(move) == move
 
 
 def test_cap_2_the_takings_keep_the_capture_rule_scopa_same_rank_first():
     rules = preset("scopa", compulsory_capture=False)
     state = make_state(hands=["7D 9S", ""], table="7C 3S 4B", rules=rules, fill="stock")
-    assert legal_moves(state) == [play(0, "7D", "7C"), lay(0, "7D"), play(0, "9S")]
+    assert state.legal_moves() == [play(0, "7D", "7C"), lay(0, "7D"), play(0, "9S")]
     assert refusal(state, play(0, "7D", "3S 4B")).reason is Reason.MUST_TAKE_SAME_RANK
 
 
 def test_cap_ex4_an_ace_that_takes_all_may_be_laid_and_stays_an_ace():
     rules = preset("scopa_d_assi", compulsory_capture=False)
     state = make_state(hands=["1D 5S", "1C 6B"], table="3S 7C", rules=rules, fill="stock")
-    assert legal_moves(state)[:2] == [play(0, "1D", "3S 7C"), lay(0, "1D")]
-    after, _ = apply(state, lay(0, "1D"))
+    assert state.legal_moves()[:2] == [play(0, "1D", "3S 7C"), lay(0, "1D")]
+    after, _ = applied(state, lay(0, "1D"))
     assert after.table == cards("3S 7C 1D")
     # The next ace finds an ace on the table: it takes that ace only (ASS-2).
-    assert [m for m in legal_moves(after) if m.card == card("1C")] == [
+    assert [m for m in after.legal_moves() if m.card == card("1C")] == [
         play(1, "1C", "1D"),
         lay(1, "1C"),
     ]
@@ -124,15 +130,20 @@ def test_cap_ex5_cirullas_choices_and_the_lay():
     state = make_state(
         hands=["7S 2B 3B", "8D 9D 6C"], table="3C 5S 6B 7D", rules=rules, fill="stock"
     )
-    sevens = [m for m in legal_moves(state) if m.card == card("7S")]
+    sevens = [m for m in state.legal_moves() if m.card == card("7S")]
     assert sevens == [play(0, "7S", "7D"), play(0, "7S", "3C 5S"), lay(0, "7S")]
 
 
 def test_cap_ex9_a_lay_is_never_a_sweep_and_the_last_lay_leaves_the_leftovers():
     state = make_state(
-        hands=["5D", ""], table="10C", rules=preset("escoba"), last_capture_side=1, fill=1
+        hands=["5D", ""],
+        table="10C",
+        rules=preset("escoba"),
+        last_capture_side=1,
+        fill=1,
+        dealer=0,  # seat 0 plays the round's last card
     )
-    _, events = apply(state, lay(0, "5D"))
+    _, events = applied(state, lay(0, "5D"))
     assert events_of(events, Capture) == []
     assert events_of(events, LeftoversTaken) == [LeftoversTaken(1, cards("10C 5D"))]
 
@@ -146,14 +157,14 @@ def test_cap_ex6_with_taking_compulsory_a_lay_of_a_card_that_can_take_is_must_ta
     assert err.reason is Reason.MUST_TAKE
     assert choices_of(err.details) == {"10C"}
     assert err.choices == (play(0, "5S", "10C"),)
-    assert resolve(state, lay(0, "2B")) == lay(0, "2B")  # 2 + 10 = 12: nothing to take
-    assert lay(0, "5S") not in legal_moves(state)
+    assert state.resolve(lay(0, "2B")) == lay(0, "2B")  # 2 + 10 = 12: nothing to take
+    assert lay(0, "5S") not in state.legal_moves()
 
 
 def test_cap_ex7_a_lay_that_names_a_take_is_malformed():
     state = escoba("7D 10D 10C 10S 10B")
     with pytest.raises(InvalidInput) as err:
-        resolve(state, Move(0, card("8D"), frozenset(cards("7D")), lay=True))
+        state.resolve(Move(0, card("8D"), frozenset(cards("7D")), lay=True))
     assert err.value.reason is Reason.LAY_WITH_TAKE
 
 
@@ -164,10 +175,10 @@ def test_cap_5_a_lay_still_checks_the_turn_and_the_hand():
 
 
 def test_cap_5_tressette_has_no_lay():
-    state, _ = new_tressette(TressetteRules(), seed=3)
+    state, _ = TressetteState.new_game(TressetteRules(), seed=3)
     held = state.hands[state.to_play][0]
     with pytest.raises(InvalidInput) as err:
-        resolve_tressette(state, Move(state.to_play, held, lay=True))
+        state.resolve(Move(state.to_play, held, lay=True))
     assert err.value.reason is Reason.TAKE_NOT_ALLOWED
 
 
@@ -176,7 +187,7 @@ def test_cap_5_tressette_has_no_lay():
 
 def lay_when_it_could_take(state):
     """Lay a card that could take whenever there is one; else the first move."""
-    moves = legal_moves(state)
+    moves = state.legal_moves()
     return next((m for m in moves if m.lay), moves[0])
 
 
@@ -184,7 +195,7 @@ def test_cap_ex8_a_whole_escoba_game_where_fifteens_are_laid():
     deck = deck_dealing(["8D 6S 9B", "5C 6C 9S"], "7D 10D 10C 10S")
     # To 5 points, not 21: players who lay whenever they could take score
     # slowly, and 600 moves make the point as well as 3,700.
-    state, _ = new_game(preset("escoba", target=5), seed=7, decks=[deck])
+    state, _ = ScopaState.new_game(preset("escoba", target=5), seed=7, decks=[deck])
     played = list(steps(state, lay_when_it_could_take))
     first = played[0]
     assert first.move == lay(0, "8D")  # 8 + 7 would have made 15
@@ -195,7 +206,7 @@ def test_cap_ex8_a_whole_escoba_game_where_fifteens_are_laid():
 
 
 def test_cap_6_the_same_game_with_taking_compulsory_never_lays():
-    state, _ = new_game(preset("escoba", compulsory_capture=True), seed=7)
+    state, _ = ScopaState.new_game(preset("escoba", compulsory_capture=True), seed=7)
     assert not any(s.move.lay for s in steps(state, lay_when_it_could_take))
 
 
@@ -204,7 +215,7 @@ def test_cap_6_the_same_game_with_taking_compulsory_never_lays():
 
 def test_cap_7_the_switch_survives_the_state_bytes():
     for compulsory in (True, False):
-        state, _ = new_game(preset("escoba", compulsory_capture=compulsory), seed=2)
+        state, _ = ScopaState.new_game(preset("escoba", compulsory_capture=compulsory), seed=2)
         assert load_state(dump_state(state)).rules.compulsory_capture is compulsory
 
 
@@ -221,8 +232,8 @@ def test_cap_7_plain_rules_encode_as_before_the_switch_existed():
 def test_cap_3_a_lay_of_a_fresh_hands_first_card_makes_cirullas_declaration():
     rules = preset("cirulla", compulsory_capture=False)
     state = make_state(hands=["1C 2C 5C", "8D 9D 6C"], table="10S 3B", rules=rules, fill="stock")
-    assert lay(0, "5C") in legal_moves(state)  # 5 + 10 would make 15
-    _, events = apply(state, lay(0, "5C"))
+    assert lay(0, "5C") in state.legal_moves()  # 5 + 10 would make 15
+    _, events = applied(state, lay(0, "5C"))
     (declared,) = events_of(events, Declaration)
     assert (declared.kind, declared.points) == ("cirulla", 3)
     assert events[-1] == CardPlayed(0, card("5C"))

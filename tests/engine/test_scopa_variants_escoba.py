@@ -17,23 +17,18 @@ from mazzo.engine.events import (
     Redeal,
 )
 from mazzo.engine.game import game_winner
-from mazzo.engine.scopa import (
-    apply,
-    captures,
-    legal_moves,
-    new_game,
-    primiera_winner_of,
-    resolve,
-    score_hand,
-)
+from mazzo.engine.scopa import ScopaState, captures, primiera_winner_of, score_hand
 from mazzo.engine.scopa_rules import CaptureRule, Face, PrimieraRule, TableBonus
 from tests.engine.scopa_support import (
+    applied,
     card,
     cards,
     first_move,
+    hands_of,
     make_state,
     play_hand,
     refusal,
+    replaced,
     rest_of,
 )
 from tests.engine.scopa_variants_support import (
@@ -54,7 +49,7 @@ OTHER_HANDS = ("3C 4C 2S", "5C 6C 2B")
 def escoba_with_table(table: str, hands=HANDS, **overrides):
     """ESC-ex1's deal: seat 0 gets 3C 4C 9S, seat 1 (the dealer) 5C 6C 9B, then ``table``."""
     deck = deck_dealing(hands, table)
-    return new_game(preset("escoba", **overrides), seed=1, decks=[deck])
+    return ScopaState.new_game(preset("escoba", **overrides), seed=1, decks=[deck])
 
 
 def escoba(table: str, hand: str = "4B 2B", **overrides):
@@ -71,7 +66,7 @@ def test_esc_1_two_three_four_and_six_players_each_alone_or_in_teams():
 
 
 def test_esc_1_the_deal_is_three_each_and_four_on_the_table():
-    state, events = new_game(preset("escoba"), seed=1, decks=[DECK])
+    state, events = ScopaState.new_game(preset("escoba"), seed=1, decks=[DECK])
     assert [len(h) for h in state.hands] == [3, 3]
     assert events[0] == Deal(1, 1, cards("7D 8D 9D 10D"), (3, 3), 30)
 
@@ -79,7 +74,7 @@ def test_esc_1_the_deal_is_three_each_and_four_on_the_table():
 def test_esc_1_no_redeal_on_kings_or_aces():
     for table in ("10D 10C 10S 1B", "1D 1C 1S 2B"):
         deck = deck_dealing(HANDS, table)
-        state, events = new_game(preset("escoba"), seed=1, decks=[deck, DECK])
+        state, events = ScopaState.new_game(preset("escoba"), seed=1, decks=[deck, DECK])
         assert events_of(events, Redeal) == []
         assert state.table == cards(table)
 
@@ -89,18 +84,18 @@ def test_esc_1_no_redeal_on_kings_or_aces():
 
 def test_esc_ex1_a_first_table_of_fifteen_is_the_dealers_escoba():
     state, events = escoba_with_table("1B 2C 4S 8D")
-    assert state.hands == (cards("3C 4C 9S"), cards("5C 6C 9B"))
+    assert hands_of(state) == (cards("3C 4C 9S"), cards("5C 6C 9B"))
     assert events[0].table == cards("1B 2C 4S 8D")
     assert events_of(events, FirstTableTaken) == [
         FirstTableTaken(dealer=1, side=1, cards=cards("1B 2C 4S 8D"), sweeps=1)
     ]
     assert events[-1] == events_of(events, FirstTableTaken)[0]
     assert state.table == ()
-    assert state.piles == ((), cards("1B 2C 4S 8D"))
-    assert state.sweeps == (0, 1)
+    assert state.piles == [[], list(cards("1B 2C 4S 8D"))]
+    assert state.sweeps == [0, 1]
     assert state.last_capture_side == 1
     assert state.to_play == 0
-    assert {m.take for m in legal_moves(state)} == {frozenset()}
+    assert {m.take for m in state.legal_moves()} == {frozenset()}
 
 
 def test_esc_ex2_a_first_table_of_two_fifteens_is_two_escobas_and_the_velo():
@@ -108,7 +103,7 @@ def test_esc_ex2_a_first_table_of_two_fifteens_is_two_escobas_and_the_velo():
     assert events_of(events, FirstTableTaken) == [
         FirstTableTaken(dealer=1, side=1, cards=cards("7D 8C 5S 10B"), sweeps=2)
     ]
-    assert state.sweeps == (0, 2)
+    assert state.sweeps == [0, 2]
     assert card("7D") in state.piles[1]
     _, events = play_hand(state, first_move)
     (scored,) = events_of(events, HandScored)
@@ -120,7 +115,7 @@ def test_esc_ex3_thirty_that_does_not_split_into_two_fifteens_gives_nothing():
     state, events = escoba_with_table("10C 10S 9B 1D", OTHER_HANDS)
     assert events_of(events, FirstTableTaken) == []
     assert state.table == cards("10C 10S 9B 1D")
-    assert state.sweeps == (0, 0) and state.piles == ((), ())
+    assert state.sweeps == [0, 0] and state.piles == [[], []]
     assert state.last_capture_side is None
 
 
@@ -154,26 +149,27 @@ def test_esc_3_only_the_first_table_of_a_hand_counts():
         dealer=1,
         fill="stock",
     )
-    after, events = apply(state, play(1, "5D", "10C"))
+    after, events = applied(state, play(1, "5D", "10C"))
     assert after.table == cards("5S 9D 1B")
     assert sum(c.rank for c in after.table) == 15
     assert events_of(events, Deal)[0].table == ()
     assert events_of(events, FirstTableTaken) == []
-    assert after.sweeps == (0, 0)
+    assert after.sweeps == [0, 0]
 
 
 def test_esc_3_after_the_bonus_the_leftovers_go_to_the_dealer_if_nobody_captures_again():
     state, _ = escoba_with_table("1B 2C 4S 8D")
     # The hand's last card, with nothing captured since the dealer's escoba.
     left = "9S 9B 10C 10S"
-    last = state._replace(
-        hands=((card("2D"),), ()),
+    last = replaced(
+        state,
+        hands=[[card("2D")], []],
         table=cards(left),
-        stock=(),
-        piles=((), (*state.piles[1], *rest_of(state.piles[1], left, "2D"))),
+        stock=[],
+        piles=[[], [*state.piles[1], *rest_of(state.piles[1], left, "2D")]],
     )
     assert last.last_capture_side == 1
-    _, events = apply(last, play(0, "2D"))
+    _, events = applied(last, play(0, "2D"))
     assert events_of(events, Capture) == []
     assert events_of(events, LeftoversTaken) == [LeftoversTaken(1, cards(left + " 2D"))]
     assert events_of(events, HandScored)[0].sides[1].cards == 40
@@ -190,7 +186,7 @@ def test_esc_3_the_dealers_cards_count_for_cards_oros_velo_and_sevens():
 
 def test_esc_3_the_four_player_nine_card_deal_takes_the_bonus_on_its_table():
     rules = preset("escoba", players=4, deal="scopone_nine")
-    state, events = new_game(rules, seed=1, decks=[deck_ending_with("1B 2C 4S 8D")])
+    state, events = ScopaState.new_game(rules, seed=1, decks=[deck_ending_with("1B 2C 4S 8D")])
     assert events_of(events, FirstTableTaken) == [
         FirstTableTaken(dealer=3, side=1, cards=cards("1B 2C 4S 8D"), sweeps=1)
     ]
@@ -204,30 +200,30 @@ def test_esc_3_the_four_player_nine_card_deal_takes_the_bonus_on_its_table():
 def test_esc_ex5_a_four_onto_eleven_takes_all_three_an_escoba():
     state = escoba("5C 4S 2D", hand="4B 2B")
     assert set(captures(card("4B"), state.table, state.rules)) == takes("5C 4S 2D")
-    after, events = apply(state, play(0, "4B", "5C 4S 2D"))
+    after, events = applied(state, play(0, "4B", "5C 4S 2D"))
     assert events[-1] == Capture(0, 0, card("4B"), cards("5C 4S 2D"), sweep=True)
-    assert after.sweeps == (1, 0)
+    assert after.sweeps == [1, 0]
 
 
 def test_esc_ex6_no_rank_capture():
     state = escoba("5C 10S", hand="5D 2B")
     assert set(captures(card("5D"), state.table, state.rules)) == takes("10S")
-    assert resolve(state, play(0, "5D", "10S")) == play(0, "5D", "10S")
+    assert state.resolve(play(0, "5D", "10S")) == play(0, "5D", "10S")
     assert refusal(state, play(0, "5D", "5C")).reason is Reason.NO_SUCH_CAPTURE
 
 
 def test_esc_ex6_with_compulsory_capture_the_one_fifteen_is_filled_in():
     state = escoba("5C 10S", hand="5D 2B", compulsory_capture=True)
-    assert resolve(state, play(0, "5D")) == play(0, "5D", "10S")
+    assert state.resolve(play(0, "5D")) == play(0, "5D", "10S")
 
 
 def test_esc_2_the_capture_is_optional_and_free_among_fifteens():
     state = escoba("8C 3S 5B 2D", hand="7D 6B")
-    sevens = [m for m in legal_moves(state) if m.card == card("7D")]
+    sevens = [m for m in state.legal_moves() if m.card == card("7D")]
     assert {m.take for m in sevens if not m.lay} == takes("8C", "3S 5B")
     assert [m for m in sevens if m.lay] == [lay(0, "7D")]
     assert refusal(state, play(0, "7D")).reason is Reason.CAPTURE_CHOICE_REQUIRED
-    assert resolve(state, lay(0, "7D")) == lay(0, "7D")
+    assert state.resolve(lay(0, "7D")) == lay(0, "7D")
     assert preset("escoba").capture is CaptureRule.QUINDICI
     assert preset("escoba").compulsory_capture is False
 
@@ -236,16 +232,16 @@ def test_esc_ex11_the_last_card_of_the_hand_makes_no_escoba():
     state = make_state(
         hands=["4B", ""], table="5C 4S 2D", rules=preset("escoba"), last_capture_side=1, fill=1
     )
-    _, events = apply(state, play(0, "4B", "5C 4S 2D"))
+    _, events = applied(state, play(0, "4B", "5C 4S 2D"))
     assert events_of(events, Capture)[0].sweep is False
 
 
 def test_esc_ex10_canonical_deck_no_bonus_on_thirty_four_and_the_five_takes_the_king():
-    state, events = new_game(preset("escoba"), seed=1, decks=[DECK])
+    state, events = ScopaState.new_game(preset("escoba"), seed=1, decks=[DECK])
     assert events_of(events, FirstTableTaken) == []
     assert state.table == cards("7D 8D 9D 10D")
-    assert resolve(state, play(0, "5D", "10D")) == play(0, "5D", "10D")
-    fives = [m for m in legal_moves(state) if m.card == card("5D")]
+    assert state.resolve(play(0, "5D", "10D")) == play(0, "5D", "10D")
+    fives = [m for m in state.legal_moves() if m.card == card("5D")]
     assert fives == [play(0, "5D", "10D"), lay(0, "5D")]
 
 
@@ -352,4 +348,4 @@ def test_escoba_with_italian_faces_plays_the_same():
     state, events = escoba_with_table("1B 2C 4S 8D", face="italian")
     spanish, spanish_events = escoba_with_table("1B 2C 4S 8D")
     assert events == spanish_events
-    assert state._replace(rules=spanish.rules) == spanish
+    assert replaced(state, rules=spanish.rules) == spanish

@@ -10,7 +10,7 @@ import pytest
 from mazzo.engine import Reason
 from mazzo.engine.cards import DECK
 from mazzo.engine.events import Capture, Redeal
-from mazzo.engine.scopa import SCOPA, ScopaRules, apply, captures, legal_moves, new_game, resolve
+from mazzo.engine.scopa import ScopaRules, ScopaState, captures
 from mazzo.engine.scopa_rules import (
     DEFAULT_PLAYERS,
     TITLES,
@@ -24,7 +24,7 @@ from mazzo.engine.scopa_rules import (
     Variant,
     preset_values,
 )
-from tests.engine.scopa_support import card, cards, make_state, refusal
+from tests.engine.scopa_support import applied, card, cards, make_state, refusal
 from tests.engine.scopa_variants_support import (
     deck_dealing,
     events_of,
@@ -178,7 +178,7 @@ def test_every_variant_has_a_title(variant):
 
 
 def test_the_catalog_option_defaults_are_plain_scopa():
-    specs = {spec.name: spec for spec in SCOPA.options}
+    specs = {spec.name: spec for spec in ScopaState.options}
     assert set(specs) == set(PLAIN) | {"variant"}
     assert specs["variant"].default == "scopa"
     assert set(specs["variant"].allowed) == {v.value for v in Variant}
@@ -252,7 +252,7 @@ def test_scopone_with_the_ace_that_takes_all():
     state = make_state(
         hands=["1D 2B", "3B", "4B", "5B"], table="3S 7C 10B", rules=rules, dealer=3, fill=1
     )
-    after, events = apply(state, play(0, "1D"))
+    after, events = applied(state, play(0, "1D"))
     assert events_of(events, Capture) == [
         Capture(0, 0, card("1D"), cards("3S 7C 10B"), sweep=False)
     ]
@@ -271,9 +271,11 @@ def test_scopone_classico_with_the_fewest_cards_rule():
 def test_quindici_may_keep_the_pointless_king_redeal():
     """QUI-4: redealKings may be set with Quindici; it is allowed, and it redeals."""
     void = deck_dealing(["1C 2C 3C", "4C 5C 6C"], "10D 10C 10S 4B")
-    _, events = new_game(preset("quindici"), seed=1, decks=[void, DECK])
+    _, events = ScopaState.new_game(preset("quindici"), seed=1, decks=[void, DECK])
     assert events_of(events, Redeal) == []
-    state, events = new_game(preset("quindici", redeal_kings=True), seed=1, decks=[void, DECK])
+    state, events = ScopaState.new_game(
+        preset("quindici", redeal_kings=True), seed=1, decks=[void, DECK]
+    )
     assert [e.table for e in events_of(events, Redeal)] == [cards("10D 10C 10S 4B")]
     assert state.table == cards("7D 8D 9D 10D")
 
@@ -508,9 +510,9 @@ def test_everything_else_combines():
     ]
     for mix in mixes:
         rules = preset(mix.pop("variant"), **mix)
-        state, _ = new_game(rules, seed=5)
-        move = legal_moves(state)[0]
-        assert resolve(state, move) == move
+        state, _ = ScopaState.new_game(rules, seed=5)
+        move = state.legal_moves()[0]
+        assert state.resolve(move) == move
 
 
 def test_a_refused_combination_is_refused_by_the_constructor_too():

@@ -37,17 +37,7 @@ from mazzo.engine.events import (
     Redeal,
 )
 from mazzo.engine.game import game_winner
-from mazzo.engine.scopa import (
-    ScopaRules,
-    ScopaState,
-    apply,
-    judge_hand,
-    legal_moves,
-    new_game,
-    resolve,
-    status,
-    view,
-)
+from mazzo.engine.scopa import ScopaRules, ScopaState, judge_hand
 from mazzo.engine.scopa_rules import (
     VARIANT_PLAYERS,
     AceSweep,
@@ -58,7 +48,7 @@ from mazzo.engine.scopa_rules import (
     TableBonus,
     Variant,
 )
-from tests.engine.scopa_support import all_cards, cards_in, random_chooser, steps
+from tests.engine.scopa_support import all_cards, applied, cards_in, random_chooser, steps
 from tests.engine.scopa_variants_support import preset
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
@@ -144,7 +134,7 @@ def check_accounted(state: ScopaState) -> None:
 
 
 def check_moves(state: ScopaState) -> None:
-    moves = legal_moves(state)
+    moves = state.legal_moves()
     seat = state.to_play
     assert moves and all(m.seat == seat for m in moves)
     assert len(set(moves)) == len(moves)
@@ -157,10 +147,10 @@ def check_moves(state: ScopaState) -> None:
         assert [m for m in moves if m.card == played and m.lay] == ([laid] if may_lay else [])
         bare = Move(seat, played)
         if len(mine) == 1 and not may_lay:
-            assert resolve(state, bare).take == next(iter(mine))
+            assert state.resolve(bare).take == next(iter(mine))
         else:
             with pytest.raises(IllegalMove) as err:
-                resolve(state, bare)
+                state.resolve(bare)
             assert err.value.reason is Reason.CAPTURE_CHOICE_REQUIRED
             choices = {(m.take, m.lay) for m in err.value.choices}
             assert choices == {(t, False) for t in mine} | (
@@ -168,26 +158,26 @@ def check_moves(state: ScopaState) -> None:
             )
         if could_take and state.rules.compulsory_capture:
             with pytest.raises(IllegalMove) as err:
-                resolve(state, laid)
+                state.resolve(laid)
             assert err.value.reason is Reason.MUST_TAKE
         else:
-            assert resolve(state, laid) == laid
+            assert state.resolve(laid) == laid
     for move in moves:
-        assert resolve(state, move) == move
-        after, events = apply(state, move)
+        assert state.resolve(move) == move
+        after, events = applied(state, move)
         check_accounted(after)
         assert CardPlayed(seat, move.card) in events
 
 
 def check_view(state: ScopaState, seat: int) -> None:
-    seen = view(state, seat)
+    seen = state.view(seat)
     assert (seen.seat, seen.side) == (seat, state.rules.side_of(seat))
-    assert seen.hand == state.hands[seat]
+    assert seen.hand == tuple(state.hands[seat])
     assert seen.table == state.table
     assert seen.hand_sizes == tuple(len(h) for h in state.hands)
     assert seen.stock_size == len(state.stock)
-    assert (seen.piles, seen.sweeps) == (state.piles, state.sweeps)
-    assert seen.status == status(state)
+    assert (seen.piles, seen.sweeps) == (tuple(map(tuple, state.piles)), tuple(state.sweeps))
+    assert seen.status == state.status()
     assert seen.face is state.rules.face
     shown_known = {c for cards in seen.known for c in cards}
     for other, known in enumerate(seen.known):
@@ -230,7 +220,7 @@ def check_step_events(before: ScopaState, move: Move, after: ScopaState, events:
                 move.seat,
                 rules.side_of(move.seat),
                 kind,
-                before.hands[move.seat],
+                tuple(before.hands[move.seat]),
                 points,
                 matta,
             ),
@@ -284,19 +274,19 @@ def check_hand_start(state: ScopaState, events: list[Event]) -> None:
     assert not void_table(rules, deal.table)
     assert deal.hand_sizes == (rules.hand_size,) * rules.players
     dealt = [e for e in events if isinstance(e, CardsDealt)]
-    assert [(e.seat, e.cards) for e in dealt] == list(enumerate(state.hands))
+    assert [(e.seat, e.cards) for e in dealt] == list(enumerate(map(tuple, state.hands)))
     bonus = [e for e in events if isinstance(e, FirstTableTaken)]
     sweeps = bonus_sweeps(rules, deal.table)
     side = rules.side_of(state.dealer)
     if sweeps:
         assert bonus == [FirstTableTaken(state.dealer, side, deal.table, sweeps)]
-        assert state.table == () and state.piles[side] == deal.table
+        assert state.table == () and tuple(state.piles[side]) == deal.table
         assert state.sweeps[side] == sweeps and state.last_capture_side == side
     else:
         assert bonus == []
-        assert state.table == deal.table and state.piles == ((),) * rules.sides
+        assert state.table == deal.table and state.piles == [[]] * rules.sides
     assert state.to_play == (state.dealer + 1) % rules.players
-    assert state.declared == () and state.revealed == ()
+    assert state.declared == [] and state.revealed == []
 
 
 def check_hand_scored(rules: ScopaRules, e: HandScored, counted: dict, scores: tuple) -> None:
@@ -331,7 +321,7 @@ def check_hand_scored(rules: ScopaRules, e: HandScored, counted: dict, scores: t
 
 def play_checked(rules: ScopaRules, seed: int, choice_seed: int, *, every_move: bool = True):
     """One random game, checked at every step; its trace."""
-    state, events = new_game(rules, seed=seed)
+    state, events = ScopaState.new_game(rules, seed=seed)
     check_accounted(state)
     check_hand_start(state, events)
     trace: list = [(state, events)]
@@ -402,7 +392,7 @@ def test_random_games_of_every_preset_keep_every_rule_at_every_step(
 @given(seed=SEEDS, choice_seed=CHOICES)
 def test_the_same_seed_and_choices_give_the_same_game_in_every_variant(variant, seed, choice_seed):
     def trace() -> list:
-        state, events = new_game(preset(variant), seed=seed)
+        state, events = ScopaState.new_game(preset(variant), seed=seed)
         out: list = [(state, events)]
         out += [(s.move, s.after, s.events) for s in steps(state, random_chooser(choice_seed))]
         return out
@@ -414,13 +404,13 @@ def test_the_same_seed_and_choices_give_the_same_game_in_every_variant(variant, 
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, choice_seed=CHOICES)
 def test_a_game_resumed_from_its_bytes_goes_on_as_the_original(variant, seed, choice_seed):
-    state, _ = new_game(preset(variant), seed=seed)
+    state, _ = ScopaState.new_game(preset(variant), seed=seed)
     rnd_a, rnd_b = random.Random(choice_seed), random.Random(choice_seed)
     original, resumed = state, load_state(dump_state(state))
     while not original.game_over:
-        original, events_a = apply(original, rnd_a.choice(legal_moves(original)))
-        resumed, events_b = apply(
-            load_state(dump_state(resumed)), rnd_b.choice(legal_moves(resumed))
+        original, events_a = applied(original, rnd_a.choice(original.legal_moves()))
+        resumed, events_b = applied(
+            load_state(dump_state(resumed)), rnd_b.choice(resumed.legal_moves())
         )
         assert events_a == events_b and original == resumed
 

@@ -7,9 +7,9 @@ import pytest
 from mazzo.engine import Reason
 from mazzo.engine.cards import Card
 from mazzo.engine.events import HandScored
-from mazzo.engine.scopa import apply, score_hand
+from mazzo.engine.scopa import score_hand
 from mazzo.engine.scopa_rules import Variant
-from tests.engine.scopa_support import card, cards, make_state, rest_of
+from tests.engine.scopa_support import applied, card, cards, make_state, rest_of
 from tests.engine.scopa_variants_support import events_of, option_refusal, play, preset
 
 
@@ -71,7 +71,7 @@ def test_reb_1_the_re_bello_point_is_part_of_the_hand_total_through_play():
         last_capture_side=1,
         fill=0,
     )
-    _, events = apply(state, play(0, "8D"))
+    _, events = applied(state, play(0, "8D"))
     (scored,) = events_of(events, HandScored)
     assert [s.re_bello_point for s in scored.sides] == [0, 1]
     assert scored.sides[1].total == 1

@@ -20,9 +20,18 @@ from mazzo.engine.events import (
     Redeal,
 )
 from mazzo.engine.game import game_winner
-from mazzo.engine.scopa import apply, captures, legal_moves, new_game, resolve
+from mazzo.engine.scopa import ScopaState, captures
 from mazzo.engine.scopa_rules import DealRule
-from tests.engine.scopa_support import card, cards, first_move, make_state, play_hand, refusal
+from tests.engine.scopa_support import (
+    applied,
+    card,
+    cards,
+    first_move,
+    hands_of,
+    make_state,
+    play_hand,
+    refusal,
+)
 from tests.engine.scopa_variants_support import (
     choice_texts,
     choices_of,
@@ -43,7 +52,7 @@ SEAT_3_TEN = "4D 8D 2C 6C 10C 4S 8S 2B 6B 10B"
 
 
 def canonical(variant: str, **overrides):
-    return new_game(preset(variant, **overrides), seed=1, decks=[DECK])
+    return ScopaState.new_game(preset(variant, **overrides), seed=1, decks=[DECK])
 
 
 # ---------------------------------------------------------------- SCN-1 players
@@ -65,13 +74,13 @@ def test_scn_1_scopone_is_for_four_players_in_pairs():
 
 def test_scn_ex1_the_scientifico_deals_ten_each_one_at_a_time_and_no_table():
     state, events = canonical(SCIENTIFICO)
-    assert state.hands == (
+    assert hands_of(state) == (
         cards(SEAT_0_TEN),
         cards(SEAT_1_TEN),
         cards(SEAT_2_TEN),
         cards(SEAT_3_TEN),
     )
-    assert (state.table, state.stock, state.dealer, state.to_play) == ((), (), 3, 0)
+    assert (state.table, state.stock, state.dealer, state.to_play) == ((), [], 3, 0)
     assert events[0] == Deal(
         hand_number=1, dealer=3, table=(), hand_sizes=(10, 10, 10, 10), stock_size=0
     )
@@ -80,7 +89,7 @@ def test_scn_ex1_the_scientifico_deals_ten_each_one_at_a_time_and_no_table():
 
 def test_scn_2_the_leader_plays_onto_an_empty_table_and_takes_nothing():
     state, _ = canonical(SCIENTIFICO)
-    moves = legal_moves(state)
+    moves = state.legal_moves()
     assert len(moves) == 10
     assert {m.take for m in moves} == {frozenset()}
 
@@ -92,22 +101,22 @@ def test_scn_2_the_scientifico_never_redeals_even_with_four_kings_in_a_hand():
     rest = [c for c in DECK if c not in kings]
     for i in range(40):
         deck.append(kings[i // 4] if i % 4 == 0 and i < 16 else rest.pop(0))
-    state, events = new_game(preset(SCIENTIFICO), seed=1, decks=[deck])
+    state, events = ScopaState.new_game(preset(SCIENTIFICO), seed=1, decks=[deck])
     assert events_of(events, Redeal) == []
     assert set(kings) <= set(state.hands[0])
 
 
 def test_scn_ex2_a_seven_onto_five_and_two_must_take_both_a_sweep_for_side_0():
     state, _ = canonical(SCIENTIFICO)
-    state, events = apply(state, play(0, "5S"))
+    events = state.apply(play(0, "5S"))
     assert events == [CardPlayed(0, card("5S"))]
-    state, _ = apply(state, play(1, "2S"))
+    state.apply(play(1, "2S"))
     assert state.table == cards("5S 2S")
     assert set(captures(card("7S"), state.table, state.rules)) == takes("5S 2S")
-    state, events = apply(state, play(2, "7S"))
+    events = state.apply(play(2, "7S"))
     assert events[-1] == Capture(2, 0, card("7S"), cards("5S 2S"), sweep=True)
-    assert state.sweeps == (1, 0)
-    assert state.piles[0] == cards("7S 5S 2S")
+    assert state.sweeps == [1, 0]
+    assert state.piles[0] == list(cards("7S 5S 2S"))
 
 
 # ---------------------------------------------------------------- SCN-3 the classic deal
@@ -115,11 +124,11 @@ def test_scn_ex2_a_seven_onto_five_and_two_must_take_both_a_sweep_for_side_0():
 
 def test_scn_ex3_the_classico_deals_nine_each_and_four_to_the_table():
     state, events = canonical(CLASSICO)
-    assert state.hands[0] == cards("1D 5D 9D 3C 7C 1S 5S 9S 3B")
-    assert state.hands[3] == cards("4D 8D 2C 6C 10C 4S 8S 2B 6B")
+    assert state.hands[0] == list(cards("1D 5D 9D 3C 7C 1S 5S 9S 3B"))
+    assert state.hands[3] == list(cards("4D 8D 2C 6C 10C 4S 8S 2B 6B"))
     assert [len(h) for h in state.hands] == [9, 9, 9, 9]
     assert state.table == cards("7B 8B 9B 10B")
-    assert state.stock == ()
+    assert state.stock == []
     assert events_of(events, Redeal) == []
     assert events[0].table == cards("7B 8B 9B 10B")
 
@@ -127,8 +136,8 @@ def test_scn_ex3_the_classico_deals_nine_each_and_four_to_the_table():
 def test_scn_ex3_the_nine_of_coins_must_take_the_nine_of_batons():
     state, _ = canonical(CLASSICO)
     assert set(captures(card("9D"), state.table, state.rules)) == takes("9B")
-    assert resolve(state, play(0, "9D")) == play(0, "9D", "9B")
-    after, events = apply(state, play(0, "9D"))
+    assert state.resolve(play(0, "9D")) == play(0, "9D", "9B")
+    after, events = applied(state, play(0, "9D"))
     assert events[-1] == Capture(0, 0, card("9D"), cards("9B"), sweep=False)
     assert after.table == cards("7B 8B 10B")
 
@@ -136,14 +145,16 @@ def test_scn_ex3_the_nine_of_coins_must_take_the_nine_of_batons():
 @pytest.mark.parametrize("kings", ["10D 10C 10S 4B", "10D 10C 10S 10B"])
 def test_scn_ex3_three_or_four_kings_on_the_classic_table_void_the_deal(kings):
     void = deck_ending_with(kings)
-    state, events = new_game(preset(CLASSICO), seed=1, decks=[void, DECK])
+    state, events = ScopaState.new_game(preset(CLASSICO), seed=1, decks=[void, DECK])
     assert events_of(events, Redeal) == [Redeal(3, cards(kings))]
     assert state.table == cards("7B 8B 9B 10B")  # the next deck
     assert state.dealer == 3
 
 
 def test_scn_3_two_kings_on_the_classic_table_are_no_redeal():
-    state, events = new_game(preset(CLASSICO), seed=1, decks=[deck_ending_with("10D 10C 1S 4B")])
+    state, events = ScopaState.new_game(
+        preset(CLASSICO), seed=1, decks=[deck_ending_with("10D 10C 1S 4B")]
+    )
     assert events_of(events, Redeal) == []
     assert state.table == cards("10D 10C 1S 4B")
 
@@ -165,21 +176,21 @@ def test_scn_ex4_without_fewest_cards_every_sum_is_a_choice():
     err = refusal(state, play(0, "9D"))
     assert err.reason is Reason.CAPTURE_CHOICE_REQUIRED
     assert choices_of(err.details) == choice_texts("1C 8C", "4B 5D", "1C 3S 5D")
-    after, events = apply(state, play(0, "9D", "1C 3S 5D"))
+    after, events = applied(state, play(0, "9D", "1C 3S 5D"))
     assert after.table == cards("4B 8C")
 
 
 def test_scn_ex4_with_fewest_cards_only_the_two_card_sums_are_legal():
     state = fewest_state(True)
     assert set(captures(card("9D"), state.table, state.rules)) == takes("1C 8C", "4B 5D")
-    assert {m.take for m in legal_moves(state) if m.card == card("9D")} == takes("1C 8C", "4B 5D")
+    assert {m.take for m in state.legal_moves() if m.card == card("9D")} == takes("1C 8C", "4B 5D")
     err = refusal(state, play(0, "9D", "1C 3S 5D"))
     assert err.reason is Reason.MUST_TAKE_FEWEST_CARDS
     assert choices_of(err.details) == choice_texts("1C 8C", "4B 5D")
     err = refusal(state, play(0, "9D"))
     assert err.reason is Reason.CAPTURE_CHOICE_REQUIRED
     assert set(err.choices) == {play(0, "9D", "1C 8C"), play(0, "9D", "4B 5D")}
-    after, _ = apply(state, play(0, "9D", "4B 5D"))
+    after, _ = applied(state, play(0, "9D", "4B 5D"))
     assert after.table == cards("1C 3S 8C")
 
 
@@ -188,7 +199,7 @@ def test_scn_4_with_fewest_cards_a_single_smallest_sum_is_filled_in():
     assert set(captures(card("9D"), state.table, state.rules)) == takes("1B 8S", "3B 6C")
     state = fewest_state(True, table="2C 7S 1B 3B 5S")
     assert set(captures(card("9D"), state.table, state.rules)) == takes("2C 7S")
-    assert resolve(state, play(0, "9D")) == play(0, "9D", "2C 7S")
+    assert state.resolve(play(0, "9D")) == play(0, "9D", "2C 7S")
     assert refusal(state, play(0, "9D", "1B 3B 5S")).reason is Reason.MUST_TAKE_FEWEST_CARDS
 
 
@@ -201,7 +212,7 @@ def test_scn_4_a_take_that_is_no_sum_at_all_is_no_such_capture_not_fewest_cards(
 def test_scn_ex5_the_same_rank_comes_first_with_or_without_fewest_cards(fewest):
     state = fewest_state(fewest, table="2S 4D 6C", hand="6B 2B")
     assert set(captures(card("6B"), state.table, state.rules)) == takes("6C")
-    assert resolve(state, play(0, "6B")) == play(0, "6B", "6C")
+    assert state.resolve(play(0, "6B")) == play(0, "6B", "6C")
     assert refusal(state, play(0, "6B", "2S 4D")).reason is Reason.MUST_TAKE_SAME_RANK
 
 
@@ -252,7 +263,7 @@ def test_scn_ex7_after_a_hand_twenty_one_alone_in_the_lead_wins(totals, winner):
 
 
 def test_scn_ex6_the_fortieth_card_takes_the_king_but_is_no_sweep():
-    _, events = apply(last_scientifico_play(), play(3, "10B"))
+    _, events = applied(last_scientifico_play(), play(3, "10B"))
     captured = events_of(events, Capture)
     assert captured == [Capture(3, 1, card("10B"), cards("10C"), sweep=False)]
     (scored,) = events_of(events, HandScored)
@@ -281,7 +292,7 @@ def test_scn_6_the_thirty_sixth_card_of_the_classico_never_sweeps():
         last_capture_side=1,
         fill=1,
     )
-    _, events = apply(state, play(2, "8C"))
+    _, events = applied(state, play(2, "8C"))
     assert events_of(events, Capture) == [Capture(2, 0, card("8C"), cards("3S 5B"), sweep=False)]
     assert events_of(events, HandScored)[0].sides[0].sweeps == 0
 
@@ -295,9 +306,9 @@ def test_scn_6_a_sweep_before_the_last_card_counts():
         dealer=3,
         fill=1,
     )
-    after, events = apply(state, Move(0, card("8C")))
+    after, events = applied(state, Move(0, card("8C")))
     assert events[-1].sweep is True
-    assert after.sweeps == (1, 0)
+    assert after.sweeps == [1, 0]
 
 
 def test_scopone_deal_rules_name_the_hand_and_table_sizes():
@@ -316,7 +327,7 @@ def test_scn_6_the_cards_left_at_the_end_go_to_the_side_that_captured_last():
         last_capture_side=0,
         fill=1,
     )
-    after, events = apply(state, play(3, "2B"))
+    after, events = applied(state, play(3, "2B"))
     (left,) = events_of(events, LeftoversTaken)
     assert left == LeftoversTaken(0, cards("9C 10S 2B"))
     assert events_of(events, HandScored)[0].sides[0].cards == 3

@@ -16,8 +16,9 @@ from mazzo.engine.events import (
     Redeal,
     SideScore,
 )
-from mazzo.engine.scopa import ScopaRules, apply, new_game, view
+from mazzo.engine.scopa import ScopaRules, ScopaState
 from tests.engine.scopa_support import (
+    applied,
     card,
     cards,
     cards_in,
@@ -42,7 +43,7 @@ def test_a_seats_view_holds_its_own_hand_the_table_the_counts_and_the_piles():
         sweeps=[1, 0],
         scores=[3, 4],
     )
-    seen = view(state, 0)
+    seen = state.view(0)
     assert seen.seat == 0
     assert seen.side == 0
     assert seen.hand == cards("7D 2C")
@@ -63,8 +64,8 @@ def test_a_view_never_shows_another_hand_or_the_stock_with_teams():
     rules = ScopaRules(players=4)
     state = make_state(hands=["7D", "4B", "6S", "10C"], table="3C", rules=rules, fill="stock")
     for seat in range(4):
-        seen = view(state, seat)
-        assert seen.hand == state.hands[seat]
+        seen = state.view(seat)
+        assert seen.hand == tuple(state.hands[seat])
         # Not even the partner's hand.
         partner = (seat + 2) % 4
         assert not set(cards_in(seen)) & set(state.hands[partner])
@@ -74,9 +75,9 @@ def test_a_view_never_shows_another_hand_or_the_stock_with_teams():
 
 @pytest.mark.parametrize("seat", [-1, 2, 6])
 def test_a_view_for_a_seat_that_does_not_exist_is_refused_invalid_seat(seat):
-    state, _ = new_game(ScopaRules(players=2), seed=1)
+    state, _ = ScopaState.new_game(ScopaRules(players=2), seed=1)
     with pytest.raises(InvalidInput) as err:
-        view(state, seat)
+        state.view(seat)
     assert err.value.reason is Reason.INVALID_SEAT
 
 
@@ -96,7 +97,7 @@ def test_only_cards_dealt_are_private_and_only_to_their_seat():
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_new_game_events_show_each_hand_to_its_seat_only(players):
-    state, events = new_game(ScopaRules(players=players), seed=41)
+    state, events = ScopaState.new_game(ScopaRules(players=players), seed=41)
     check_deal_events(state, events, first=True)
     for seat in range(players):
         shown = {c for e in events if e.visible_to in (None, seat) for c in cards_in(e)}
@@ -106,7 +107,9 @@ def test_new_game_events_show_each_hand_to_its_seat_only(players):
 
 def test_a_void_first_table_is_shown_to_all_and_hides_nothing_of_the_new_deal():
     kings = deck_starting_with("1D 2D 3D 4D 5D 6D 10D 10C 10S 7B")
-    state, events = new_game(ScopaRules(players=2), seed=1, decks=[kings, shuffled_deck(3)])
+    state, events = ScopaState.new_game(
+        ScopaRules(players=2), seed=1, decks=[kings, shuffled_deck(3)]
+    )
     assert isinstance(events[0], Redeal) and events[0].visible_to is None
     check_deal_events(state, events[1:], first=True)
 
@@ -114,7 +117,7 @@ def test_a_void_first_table_is_shown_to_all_and_hides_nothing_of_the_new_deal():
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_at_every_step_of_a_game_views_and_events_hide_other_hands_and_the_stock(players, seed):
-    state, events = new_game(ScopaRules(players=players), seed=seed)
+    state, events = ScopaState.new_game(ScopaRules(players=players), seed=seed)
     check_deal_events(state, events, first=True)
     for step in steps(state, random_chooser(seed)):
         check_step_events(step.before, step.move, step.after, step.events)
@@ -127,7 +130,7 @@ def test_a_mid_hand_deal_tells_each_seat_only_its_own_new_cards():
         hands=["", "5C"], table="4D 6D", stock="1B 2B 3B 4B 5B 6B", to_play=1, dealer=1, fill=0
     )
     move = Move(1, card("5C"))
-    after, events = apply(state, move)
+    after, events = applied(state, move)
     check_step_events(state, move, after, events)
     seen0 = {c for e in events if e.visible_to in (None, 0) for c in cards_in(e)}
     assert seen0 == set(cards("5C 1B 3B 5B"))

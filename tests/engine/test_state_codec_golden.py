@@ -69,7 +69,7 @@ def played(game_name: str, players: int, options: dict[str, Any], start: str) ->
         if game.status(state).game_over:
             break
         moves = game.legal_moves(state)
-        state, _ = game.apply(state, moves[(ply * 7 + 3) % len(moves)], _entropy(ply))
+        state.apply(moves[(ply * 7 + 3) % len(moves)], _entropy(ply))
     return kept
 
 

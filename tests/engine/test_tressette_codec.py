@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mazzo.engine import InvalidInput, Reason, dump_state, game_of, load_state
-from mazzo.engine.game import MAX_HAND_NUMBER, MAX_SCORE
-from mazzo.engine.tressette import TRESSETTE, TressetteRules, TressetteState, apply, new_game
+from mazzo.engine import InvalidInput, Reason, dump_state, game_of, get_game, load_state
+from mazzo.engine.state import MAX_HAND_NUMBER, MAX_SCORE
+from mazzo.engine.tressette import TressetteRules, TressetteState
 from tests.engine.tressette_support import (
     deck_dealing,
     make_state,
@@ -32,7 +34,7 @@ def assert_corrupt(data: bytes) -> None:
 
 def corrupted(state: TressetteState, **changes) -> bytes:
     """The bytes of a state changed in a way no game reaches."""
-    return dump_state(state._replace(**changes))
+    return dump_state(dataclasses.replace(state, **changes))
 
 
 def mid_game(players: int = 2, step: int = 7, **rules_kw) -> TressetteState:
@@ -61,9 +63,9 @@ def test_states_with_declared_napoletane_and_shown_cards_round_trip():
     deck = deck_dealing(
         ("4C 1D 2D 3D 5B 6B 7B 8B 9B 3C", "5C 2C 3S 1S 2S 4S 5S 6S 7S 3B"), stock="1C 9C"
     )
-    state, _ = new_game(TressetteRules(napoletana=True), seed=5, decks=[deck])
+    state, _ = TressetteState.new_game(TressetteRules(napoletana=True), seed=5, decks=[deck])
     states = [state] + [s.after for s in steps(state, random_chooser(5))]
-    assert any(s.declared != (0, 0) and any(s.revealed) for s in states)
+    assert any(s.declared != [0, 0] and any(s.revealed) for s in states)
     for s in states:
         assert load_state(dump_state(s)) == s
 
@@ -78,7 +80,7 @@ def test_states_with_declared_napoletane_and_shown_cards_round_trip():
     ],
 )
 def test_the_rules_options_round_trip(rules):
-    state, _ = new_game(rules, seed=2**64 - 1)
+    state, _ = TressetteState.new_game(rules, seed=2**64 - 1)
     loaded = load_state(dump_state(state))
     assert loaded.rules == rules
     assert loaded == state
@@ -86,7 +88,7 @@ def test_the_rules_options_round_trip(rules):
 
 def test_pending_explicit_decks_round_trip():
     decks = [shuffled_deck(1), shuffled_deck(2), shuffled_deck(3)]
-    state, _ = new_game(TressetteRules(players=4), seed=5, decks=decks)
+    state, _ = TressetteState.new_game(TressetteRules(players=4), seed=5, decks=decks)
     assert len(state.decks) == 2
     assert load_state(dump_state(state)) == state
 
@@ -118,15 +120,15 @@ def test_a_finished_game_round_trips_with_its_winner():
 
 
 def test_the_registry_names_the_game_of_a_state():
-    state, _ = new_game(TressetteRules(), seed=1)
-    assert game_of(state) is TRESSETTE
-    assert game_of(load_state(dump_state(state))) is TRESSETTE
+    state, _ = TressetteState.new_game(TressetteRules(), seed=1)
+    assert game_of(state) is get_game("tressette")
+    assert game_of(load_state(dump_state(state))) is get_game("tressette")
     assert dump_state(state)[0] == 2
 
 
 @pytest.mark.parametrize("seed", [0, 1, 8, 2**64 - 1])
 def test_a_seeded_two_player_state_is_under_100_bytes(seed):
-    state, _ = new_game(TressetteRules(players=2, napoletana=True), seed=seed)
+    state, _ = TressetteState.new_game(TressetteRules(players=2, napoletana=True), seed=seed)
     assert len(dump_state(state)) < 100
 
 
@@ -181,9 +183,9 @@ def test_bytes_that_are_no_state_at_all_are_refused_as_state_corrupt():
 
 def test_a_card_twice_is_refused_as_state_corrupt():
     state = mid_game()
-    assert_corrupt(corrupted(state, stock=(*state.stock[:-1], state.hands[0][0])))
-    assert_corrupt(corrupted(state, piles=(state.piles[0], (*state.piles[1], state.trick[0]))))
-    hands = (state.hands[0], (*state.hands[1][:-1], state.hands[0][0]))
+    assert_corrupt(corrupted(state, stock=[*state.stock[:-1], state.hands[0][0]]))
+    assert_corrupt(corrupted(state, piles=[state.piles[0], [*state.piles[1], state.trick[0]]]))
+    hands = [state.hands[0], [*state.hands[1][:-1], state.hands[0][0]]]
     assert_corrupt(corrupted(state, hands=hands))
 
 
@@ -205,9 +207,9 @@ def test_a_byte_naming_no_card_is_refused_as_state_corrupt():
 def test_a_shown_card_that_is_not_in_its_hand_is_refused_as_state_corrupt():
     state = mid_game()
     opponent = state.hands[1][0]
-    assert_corrupt(corrupted(state, revealed=((opponent,), ())))
-    assert_corrupt(corrupted(state, revealed=((), (state.stock[0],))))
-    assert_corrupt(corrupted(state, revealed=((state.trick[0],), ())))
+    assert_corrupt(corrupted(state, revealed=[[opponent], []]))
+    assert_corrupt(corrupted(state, revealed=[[], [state.stock[0]]]))
+    assert_corrupt(corrupted(state, revealed=[[state.trick[0]], []]))
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -270,8 +272,8 @@ def test_a_state_no_game_can_reach_is_refused_as_state_corrupt(changes):
         {"scores": (0, 2**32 - 1)},
         {"hand_number": MAX_HAND_NUMBER + 1},
         {"hand_number": 2**32 - 1},
-        {"napoletana": (13, 0)},
-        {"declared": (16, 0)},
+        {"napoletana": [13, 0]},
+        {"declared": [16, 0]},
     ],
     ids=["score", "score-max", "hand-number", "hand-number-max", "napoletana", "declared"],
 )
@@ -295,7 +297,9 @@ def test_a_player_count_or_target_tressette_does_not_allow_is_refused_as_state_c
 
 
 def test_a_pending_deck_that_is_not_the_40_cards_is_refused_as_state_corrupt():
-    state, _ = new_game(TressetteRules(), seed=1, decks=[shuffled_deck(1), shuffled_deck(2)])
+    state, _ = TressetteState.new_game(
+        TressetteRules(), seed=1, decks=[shuffled_deck(1), shuffled_deck(2)]
+    )
     deck = shuffled_deck(3)
     assert_corrupt(corrupted(state, decks=((*deck[:-1], deck[0]),)))
 
@@ -308,10 +312,11 @@ def damaged(draw):
     players = draw(st.sampled_from([2, 4]))
     seed = draw(st.integers(0, 2**64 - 1))
     napoletana = draw(st.booleans())
-    state, _ = new_game(TressetteRules(players=players, napoletana=napoletana), seed=seed)
+    rules = TressetteRules(players=players, napoletana=napoletana)
+    state, _ = TressetteState.new_game(rules, seed=seed)
     choose = random_chooser(seed)
     for _ in range(draw(st.integers(0, 45))):  # into the hand, draws and shown cards included
-        state = apply(state, choose(state))[0]
+        state.apply(choose(state))
     data = bytearray(dump_state(state))
     for _ in range(draw(st.integers(1, 4))):
         kind = draw(st.sampled_from(["set", "cut", "insert", "delete"]))

@@ -7,7 +7,7 @@ import pytest
 from mazzo.engine import IllegalMove, Move, Reason
 from mazzo.engine.events import CardsDealt, Deal, GameOver, HandScored
 from mazzo.engine.game import game_winner
-from mazzo.engine.tressette import TressetteRules, apply, legal_moves, new_game, status
+from mazzo.engine.tressette import TressetteRules, TressetteState
 from tests.engine.tressette_support import first_move, make_state, steps
 
 # Side 1's pile for a hand scoring (side 0, side 1) = (11 - n, n) on the helper's last trick.
@@ -36,9 +36,12 @@ def last_trick(scores, side1_points, players=2, target=21, dealer=None):
 
 
 def end_of_hand(state):
+    """Each seat plays its first card, on a clone of ``state``, until the hand is
+    scored: the state after it, every event, and the hand's score."""
+    state = state.clone()
     events = []
     while True:
-        state, new = apply(state, Move(state.to_play, state.hands[state.to_play][0]))
+        new = state.apply(Move(state.to_play, state.hands[state.to_play][0]))
         events += new
         scored = next((e for e in new if isinstance(e, HandScored)), None)
         if scored:
@@ -85,7 +88,7 @@ def test_equal_points_at_the_target_play_another_hand():
     assert after.winner is None
     assert after.hand_number == 2
     assert after.scores == (21, 21)
-    assert after.piles == ((), ())
+    assert after.piles == [[], []]
     assert all(len(h) == 10 for h in after.hands)
     deal = next(e for e in events if isinstance(e, Deal))
     assert events.index(deal) > events.index(scored)
@@ -126,7 +129,7 @@ def test_the_common_targets_31_and_41_are_honoured(target):
 
 
 def test_a_target_of_1_ends_the_game_after_the_first_hand():
-    state, _ = new_game(TressetteRules(target=1), seed=3)
+    state, _ = TressetteState.new_game(TressetteRules(target=1), seed=3)
     for step in steps(state, first_move):
         if any(isinstance(e, HandScored) for e in step.events):
             assert step.after.game_over
@@ -142,8 +145,8 @@ def test_pairs_win_as_a_side(players):
 
 def test_a_finished_game_refuses_moves_and_shows_the_winner_in_its_status():
     after, _, _ = end_of_hand(last_trick((12, 5), 2))
-    assert legal_moves(after) == []
-    st = status(after)
+    assert after.legal_moves() == []
+    st = after.status()
     assert st.winning_side == 0
     assert st.game_over
     assert st.seat_to_play is None
@@ -152,7 +155,7 @@ def test_a_finished_game_refuses_moves_and_shows_the_winner_in_its_status():
     assert st.game == "tressette"
     for seat in (0, 1):
         with pytest.raises(IllegalMove) as err:
-            apply(after, Move(seat, after.stock[0] if after.stock else after.piles[0][0]))
+            after.apply(Move(seat, after.stock[0] if after.stock else after.piles[0][0]))
         assert err.value.reason is Reason.GAME_OVER
 
 
@@ -176,7 +179,7 @@ def test_game_winner_follows_the_tressette_rule(scores, target, winner):
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_hands_follow_one_another_until_a_side_wins(players):
-    state, _ = new_game(TressetteRules(players=players, target=31), seed=12)
+    state, _ = TressetteState.new_game(TressetteRules(players=players, target=31), seed=12)
     scored_hands = []
     final = None
     for step in steps(state, first_move):

@@ -8,26 +8,35 @@ import pytest
 from mazzo.engine import DECK, Move
 from mazzo.engine.cards import Card
 from mazzo.engine.events import HandScored, TressetteSideScore, TrickWon
-from mazzo.engine.tressette import TressetteRules, apply, new_game, score_hand, thirds
+from mazzo.engine.tressette import TressetteRules, TressetteState
 from tests.engine.tressette_support import cards, make_state, random_chooser, rest_of
 
 VALUE_IN_THIRDS = {1: 3, 2: 1, 3: 1, 4: 0, 5: 0, 6: 0, 7: 0, 8: 1, 9: 1, 10: 1}
 
 
+def hand_end(pile, last_trick_side=0) -> tuple[TressetteSideScore, ...]:
+    """The score of a hand over (two players) where side 0 won ``pile``, side 1 every
+    other card, and ``last_trick_side`` the last trick (its seat leads next)."""
+    pile = tuple(pile)
+    state = make_state(hands=["", ""], piles=[pile, rest_of(pile)], leader=last_trick_side)
+    assert state.hand_over
+    return state.hand_scores()
+
+
 @pytest.mark.parametrize("rank", range(1, 11))
 def test_each_card_is_worth_its_thirds_in_every_suit(rank):
     for suit in range(4):
-        assert thirds([Card.of(rank, suit)]) == VALUE_IN_THIRDS[rank]
+        assert hand_end([Card.of(rank, suit)])[0].thirds == VALUE_IN_THIRDS[rank]
 
 
 def test_the_deck_holds_32_thirds():
-    assert thirds(DECK) == 32
+    assert hand_end(DECK)[0].thirds == 32
 
 
 def test_13_thirds_are_4_points_the_fraction_dropped():
     pile = cards("1D 1C 1S 1B 10D")  # four aces (12 thirds) and a king
-    assert thirds(pile) == 13
-    sides = score_hand([pile, rest_of(pile)], last_trick_side=1, napoletana=(0, 0))
+    sides = hand_end(pile, last_trick_side=1)
+    assert sides[0].thirds == 13
     assert sides[0] == TressetteSideScore(0, 13, 4, 0, 0)
     assert sides[1] == TressetteSideScore(1, 19, 6, 1, 0)
     assert [s.total for s in sides] == [4, 7]
@@ -49,8 +58,7 @@ def test_13_thirds_are_4_points_the_fraction_dropped():
     ],
 )
 def test_each_side_floors_its_own_thirds(pile, third_count, points):
-    mine = cards(pile)
-    sides = score_hand([mine, rest_of(mine)], last_trick_side=0, napoletana=(0, 0))
+    sides = hand_end(cards(pile), last_trick_side=0)
     assert sides[0].thirds == third_count
     assert sides[0].card_points == points
     assert sides[1].thirds == 32 - third_count
@@ -61,9 +69,8 @@ def test_each_side_floors_its_own_thirds(pile, third_count, points):
 
 def test_the_floor_is_per_side_not_of_the_total():
     # 16 thirds each: 5 points each (5.33 dropped), 10 with both fractions gone.
-    mine = cards("1D 1C 1S 1B 2D 3D 8D 9D")
-    assert thirds(mine) == 16
-    sides = score_hand([mine, rest_of(mine)], last_trick_side=1, napoletana=(0, 0))
+    sides = hand_end(cards("1D 1C 1S 1B 2D 3D 8D 9D"), last_trick_side=1)
+    assert [s.thirds for s in sides] == [16, 16]
     assert [s.card_points for s in sides] == [5, 5]
     assert [s.total for s in sides] == [5, 6]
 
@@ -89,10 +96,12 @@ def last_trick_state(players: int, side1_pile: str, scores=(0, 0), napoletana=(0
 
 
 def finish(state):
-    """Play the last trick, each seat its only card; return the state and the events."""
+    """Play the last trick, each seat its only card, on a clone of ``state``; return
+    the state and the events."""
+    state = state.clone()
     events = []
     while True:
-        state, new = apply(state, Move(state.to_play, state.hands[state.to_play][0]))
+        new = state.apply(Move(state.to_play, state.hands[state.to_play][0]))
         events += new
         if any(isinstance(e, HandScored) for e in new):
             return state, events
@@ -132,11 +141,11 @@ def test_the_last_trick_point_follows_the_side_of_the_seat_that_wins_it():
 
 
 def test_four_players_pool_their_tricks_by_pairs_0_2_and_1_3():
-    state, _ = new_game(TressetteRules(players=4, target=1000), seed=17)
+    state, _ = TressetteState.new_game(TressetteRules(players=4, target=1000), seed=17)
     choose = random_chooser(17)
     taken = {0: [], 1: []}
     while True:
-        state, events = apply(state, choose(state))
+        events = state.apply(choose(state))
         for e in events:
             if isinstance(e, TrickWon):
                 assert e.side == e.seat % 2
@@ -144,8 +153,10 @@ def test_four_players_pool_their_tricks_by_pairs_0_2_and_1_3():
         scored = next((e for e in events if isinstance(e, HandScored)), None)
         if scored:
             break
-        assert state.piles == (tuple(taken[0]), tuple(taken[1]))
-    assert [s.thirds for s in scored.sides] == [thirds(taken[0]), thirds(taken[1])]
+        assert state.piles == [taken[0], taken[1]]
+    assert [s.thirds for s in scored.sides] == [
+        sum(VALUE_IN_THIRDS[c.rank] for c in taken[side]) for side in (0, 1)
+    ]
     assert sorted(taken[0] + taken[1]) == sorted(DECK)
 
 
@@ -160,11 +171,11 @@ def test_scores_carry_over_and_grow_by_the_hands_totals():
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("seed", range(6))
 def test_every_hand_totals_exactly_11_without_declarations(players, seed):
-    state, _ = new_game(TressetteRules(players=players, target=60), seed=seed)
+    state, _ = TressetteState.new_game(TressetteRules(players=players, target=60), seed=seed)
     choose = random_chooser(seed)
     hands = 0
     while not state.game_over:
-        state, events = apply(state, choose(state))
+        events = state.apply(choose(state))
         for e in events:
             if isinstance(e, HandScored):
                 hands += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mazzo.engine.events import CardDrawn, CardPlayed, CardsDealt, Deal, HandScored, TrickWon
-from mazzo.engine.tressette import TressetteRules, apply, legal_moves, new_game, view
+from mazzo.engine.tressette import TressetteRules, TressetteState
 from tests.engine.tressette_support import (
     card,
     cards,
@@ -37,7 +37,7 @@ def test_the_winner_draws_the_top_card_first_then_the_other_player():
     ]
     assert state.hands[1][-1] == card("9C")
     assert state.hands[0][-1] == card("10C")
-    assert state.stock[:2] == cards("4D 5D")
+    assert state.stock[:2] == list(cards("4D 5D"))
     assert len(state.stock) == 18
 
 
@@ -64,32 +64,32 @@ def test_drawn_cards_are_public_events():
 
 def test_each_drawn_card_is_in_the_opponents_view_until_played():
     state, _ = play(fresh(), "4C", "5C")  # seat 1 drew 9C, seat 0 drew 10C
-    assert set(view(state, 0).known[1]) == {card("9C")}
-    assert set(view(state, 1).known[0]) == {card("10C")}
-    assert view(state, 0).known[0] == () and view(state, 1).known[1] == ()
+    assert set(state.view(0).known[1]) == {card("9C")}
+    assert set(state.view(1).known[0]) == {card("10C")}
+    assert state.view(0).known[0] == () and state.view(1).known[1] == ()
     # Seat 1 leads the 9C: it leaves the opponent's knowledge; the 10C stays until played.
     state, _ = play(state, "9C")
-    assert view(state, 0).known[1] == ()
-    assert set(view(state, 1).known[0]) == {card("10C")}
+    assert state.view(0).known[1] == ()
+    assert set(state.view(1).known[0]) == {card("10C")}
     state, _ = play(state, "10C")  # the king of cups wins: seat 0 draws 4D, seat 1 5D
-    assert set(view(state, 1).known[0]) == {card("4D")}
-    assert set(view(state, 0).known[1]) == {card("5D")}
+    assert set(state.view(1).known[0]) == {card("4D")}
+    assert set(state.view(0).known[1]) == {card("5D")}
 
 
 def test_drawn_cards_accumulate_in_the_opponents_knowledge():
     state, _ = play(fresh(), "4C", "5C")  # seat 1 drew 9C, seat 0 drew 10C
     state, _ = play(state, "3S", "5B")  # seat 1 wins again: draws 4D, seat 0 draws 5D
-    assert set(view(state, 0).known[1]) == set(cards("9C 4D"))
-    assert set(view(state, 1).known[0]) == set(cards("10C 5D"))
+    assert set(state.view(0).known[1]) == set(cards("9C 4D"))
+    assert set(state.view(1).known[0]) == set(cards("10C 5D"))
 
 
 def test_hands_return_to_ten_while_the_stock_lasts_then_ten_tricks_from_the_hands():
-    state, _ = new_game(TressetteRules(players=2), seed=31)
+    state, _ = TressetteState.new_game(TressetteRules(players=2), seed=31)
     choose = random_chooser(31)
     tricks = draws = 0
     while True:
         stock_before = len(state.stock)
-        state, events = apply(state, choose(state))
+        events = state.apply(choose(state))
         if any(isinstance(e, HandScored) for e in events):
             tricks += 1
             assert stock_before == 0
@@ -112,27 +112,27 @@ def test_hands_return_to_ten_while_the_stock_lasts_then_ten_tricks_from_the_hand
 
 
 def test_once_the_stock_is_gone_the_opponents_whole_hand_is_known():
-    state, _ = new_game(TressetteRules(players=2), seed=5)
+    state, _ = TressetteState.new_game(TressetteRules(players=2), seed=5)
     choose = random_chooser(5)
     while state.stock:
         for seat in (0, 1):
-            known = set(view(state, seat).known[1 - seat])
+            known = set(state.view(seat).known[1 - seat])
             assert known < set(state.hands[1 - seat])
-        state, _ = apply(state, choose(state))
+        state.apply(choose(state))
     # The last trick with draws just ended: ten cards each, all known to the other.
     assert [len(h) for h in state.hands] == [10, 10]
     while state.hands[0] or state.hands[1]:
         for seat in (0, 1):
-            assert set(view(state, seat).known[1 - seat]) == set(state.hands[1 - seat])
-            assert len(view(state, seat).known[1 - seat]) == len(state.hands[1 - seat])
-        state, events = apply(state, choose(state))
+            assert set(state.view(seat).known[1 - seat]) == set(state.hands[1 - seat])
+            assert len(state.view(seat).known[1 - seat]) == len(state.hands[1 - seat])
+        events = state.apply(choose(state))
         if any(isinstance(e, HandScored) for e in events):
             break
 
 
 def test_with_the_stock_gone_known_is_every_card_not_yet_seen():
     state = make_state(hands=["1D 4B", "2D 5B"], leader=0, fill=0)
-    seen = view(state, 0)
+    seen = state.view(0)
     assert set(seen.known[1]) == set(cards("2D 5B"))
     assert seen.known[0] == ()
 
@@ -146,7 +146,7 @@ def test_the_last_draw_takes_the_last_two_cards_and_nothing_is_drawn_after():
     )
     state, events = play(state, "4B", "5B")
     assert events[-2:] == [CardDrawn(1, card("3C")), CardDrawn(0, card("4C"))]
-    assert state.stock == ()
+    assert state.stock == []
     state, events = play(state, "4S", "1S")
     assert events[2] == TrickWon(0, 0, 1, cards("4S 1S"))
     assert not any(isinstance(e, CardDrawn) for e in events)
@@ -155,15 +155,15 @@ def test_the_last_draw_takes_the_last_two_cards_and_nothing_is_drawn_after():
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_four_players_draw_nothing_and_know_nothing_of_other_hands(seed):
-    state, events = new_game(TressetteRules(players=4), seed=seed)
-    assert state.stock == ()
+    state, events = TressetteState.new_game(TressetteRules(players=4), seed=seed)
+    assert state.stock == []
     choose = random_chooser(seed)
     tricks = 0
     while True:
         for seat in range(4):
-            assert view(state, seat).known == ((), (), (), ())
-            assert view(state, seat).stock_size == 0
-        state, events = apply(state, choose(state))
+            assert state.view(seat).known == ((), (), (), ())
+            assert state.view(seat).stock_size == 0
+        events = state.apply(choose(state))
         assert not any(isinstance(e, CardDrawn) for e in events)
         tricks += sum(isinstance(e, TrickWon) for e in events)
         if any(isinstance(e, HandScored) for e in events):
@@ -173,4 +173,4 @@ def test_four_players_draw_nothing_and_know_nothing_of_other_hands(seed):
     assert tricks == 10
     assert any(isinstance(e, Deal) for e in events)
     assert any(isinstance(e, CardsDealt) for e in events)
-    assert legal_moves(state)
+    assert state.legal_moves()

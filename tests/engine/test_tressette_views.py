@@ -23,7 +23,7 @@ from mazzo.engine.events import (
     TressetteSideScore,
     TrickWon,
 )
-from mazzo.engine.tressette import TressetteRules, new_game, view
+from mazzo.engine.tressette import TressetteRules, TressetteState
 from tests.engine.tressette_support import (
     Observer,
     card,
@@ -66,7 +66,7 @@ def test_a_seats_view_holds_its_hand_the_trick_the_counts_the_piles_and_what_it_
         scores=[3, 4],
         fill=0,
     )
-    seen = view(state, 0)
+    seen = state.view(0)
     assert seen.seat == 0
     assert seen.side == 0
     assert seen.hand == cards("7D 2C 4S")
@@ -82,7 +82,7 @@ def test_a_seats_view_holds_its_hand_the_trick_the_counts_the_piles_and_what_it_
     assert card("4B") not in shown
     assert not shown & set(cards("1B 2B 3B 4C"))
     # The opponent sees seat 0's hand only as a count.
-    theirs = view(state, 1)
+    theirs = state.view(1)
     assert theirs.known == ((), ())
     assert not set(cards_in(theirs)) & set(cards("7D 2C 4S"))
 
@@ -90,14 +90,14 @@ def test_a_seats_view_holds_its_hand_the_trick_the_counts_the_piles_and_what_it_
 def test_a_view_lists_the_hand_by_suit_and_in_each_suit_the_strongest_first():
     # Dealt in no order: 4 and king of coins, 3 of swords, ace and 3 of coins, 2 of cups.
     state = make_state(hands=["4D 10D 3S 1D 3D 2C", "4B 6S"], trick="", leader=0, fill=0)
-    assert view(state, 0).hand == cards("3D 1D 10D 4D 2C 3S")
-    assert state.hands[0] == cards("4D 10D 3S 1D 3D 2C")  # the state keeps its own order
+    assert state.view(0).hand == cards("3D 1D 10D 4D 2C 3S")
+    assert state.hands[0] == list(cards("4D 10D 3S 1D 3D 2C"))  # the state keeps its own order
 
 
 def test_a_partners_hand_is_as_hidden_as_an_opponents():
-    state, _ = new_game(TressetteRules(players=4), seed=6)
+    state, _ = TressetteState.new_game(TressetteRules(players=4), seed=6)
     for seat in range(4):
-        seen = view(state, seat)
+        seen = state.view(seat)
         assert seen.side == seat % 2
         assert seen.known == ((),) * 4
         for other in range(4):
@@ -107,9 +107,9 @@ def test_a_partners_hand_is_as_hidden_as_an_opponents():
 
 @pytest.mark.parametrize(("players", "seat"), [(2, -1), (2, 2), (4, 4), (4, -1)])
 def test_a_view_for_a_seat_that_does_not_exist_is_refused_invalid_seat(players, seat):
-    state, _ = new_game(TressetteRules(players=players), seed=1)
+    state, _ = TressetteState.new_game(TressetteRules(players=players), seed=1)
     with pytest.raises(InvalidInput) as err:
-        view(state, seat)
+        state.view(seat)
     assert err.value.reason is Reason.INVALID_SEAT
 
 
@@ -129,7 +129,7 @@ def test_only_cards_dealt_are_private_and_only_to_their_seat():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_new_game_events_show_each_seat_its_own_hand_and_only_counts_of_the_rest(players):
-    state, events = new_game(TressetteRules(players=players), seed=41)
+    state, events = TressetteState.new_game(TressetteRules(players=players), seed=41)
     for seat in range(players):
         shown = {c for e in events if e.visible_to in (None, seat) for c in cards_in(e)}
         assert shown == set(state.hands[seat])
@@ -142,7 +142,7 @@ def walk_and_check(players: int, seed: int, napoletana: bool, decks=()) -> int:
     """Play one random game, checking every seat's view at every step; return the
     number of napoletane declared."""
     rules = TressetteRules(players=players, napoletana=napoletana)
-    state, events = new_game(rules, seed=seed, decks=decks)
+    state, events = TressetteState.new_game(rules, seed=seed, decks=decks)
     observers = [Observer(seat, players) for seat in range(players)]
     declared = 0
 

@@ -1,5 +1,10 @@
 """Shared helpers for the Tressette engine tests: exact states, explicit decks, walks.
 
+A :class:`TressetteState` plays in place (``events = state.apply(move)``); the
+helpers that play several moves (:func:`play`, :func:`play_hand`, :func:`steps`)
+play on a clone and hand back the state after them, so a test keeps the one
+before.
+
 The card helpers (``cards``, ``card``, ``rest_of``, ``shuffled_deck``,
 ``cards_in``) come from ``scopa_support``: they know nothing of Scopa. What is
 here is Tressette's: states built field by field, decks that deal given hands,
@@ -29,15 +34,7 @@ from mazzo.engine.events import (
 )
 from mazzo.engine.game import IllegalMove, Move
 from mazzo.engine.registry import dump_state, load_state
-from mazzo.engine.tressette import (
-    TressetteRules,
-    TressetteState,
-    apply,
-    legal_moves,
-    new_game,
-    status,
-    view,
-)
+from mazzo.engine.tressette import TressetteRules, TressetteState
 from tests.engine.scopa_support import card, cards, cards_in, rest_of, shuffled_deck, zone
 
 __all__ = [
@@ -123,13 +120,13 @@ def make_state(
         hand_number=hand_number,
         to_play=(leader + len(trick_zone)) % players,
         leader=leader,
-        hands=hand_zones,
-        trick=trick_zone,
-        stock=stock_zone,
-        piles=tuple(pile_zones),
-        revealed=tuple(zone(r) for r in revealed) if revealed else ((),) * players,
-        declared=tuple(declared) if declared else (0,) * players,
-        napoletana=tuple(napoletana),
+        hands=[list(h) for h in hand_zones],
+        trick=list(trick_zone),
+        stock=list(stock_zone),
+        piles=[list(p) for p in pile_zones],
+        revealed=[list(zone(r)) for r in revealed] if revealed else [[] for _ in range(players)],
+        declared=list(declared) if declared else [0] * players,
+        napoletana=list(napoletana),
         scores=tuple(scores),
         rng=rng,
         decks=(),
@@ -139,16 +136,17 @@ def make_state(
 
 def expected_deal(
     deck: Sequence[Card], players: int, dealer: int
-) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+) -> tuple[list[list[Card]], list[Card]]:
     """docs/rules.md's deal, written out: one card at a time from the top, starting with
-    the seat after the dealer, until each holds 10; the rest is the stock."""
+    the seat after the dealer, until each holds 10; the rest is the stock (as a
+    state holds them: lists)."""
     hands: list[list[Card]] = [[] for _ in range(players)]
     pos = 0
     while pos < 10 * players:
         seat = (dealer + 1 + pos) % players
         hands[seat].append(deck[pos])
         pos += 1
-    return tuple(tuple(h) for h in hands), tuple(deck[pos:])
+    return hands, list(deck[pos:])
 
 
 def deck_dealing(hands: Sequence[str], stock: str = "", dealer: int | None = None) -> tuple:
@@ -174,7 +172,7 @@ def start(
 ) -> tuple[TressetteState, list[Event]]:
     rules = TressetteRules(players=players, **rules_kw)  # type: ignore[arg-type]
     decks = [deck] if deck is not None else []
-    return new_game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
+    return TressetteState.new_game(rules, seed=seed, decks=decks, first_dealer=first_dealer)
 
 
 def all_cards(state: TressetteState) -> list[Card]:
@@ -186,14 +184,14 @@ def all_cards(state: TressetteState) -> list[Card]:
 
 
 def first_move(state: TressetteState) -> Move:
-    return legal_moves(state)[0]
+    return state.legal_moves()[0]
 
 
 def random_chooser(seed: int) -> Callable[[TressetteState], Move]:
     rnd = random.Random(seed)
 
     def choose(state: TressetteState) -> Move:
-        return rnd.choice(legal_moves(state))
+        return rnd.choice(state.legal_moves())
 
     return choose
 
@@ -209,12 +207,14 @@ class Step:
 def steps(
     state: TressetteState, choose: Callable[[TressetteState], Move], limit: int = 5000
 ) -> Iterator[Step]:
-    """Play ``choose``'s moves until the game is over."""
+    """Play ``choose``'s moves until the game is over, each on a clone of the state
+    before it (``state`` itself is left as it was)."""
     for _ in range(limit):
         if state.game_over:
             return
         move = choose(state)
-        after, events = apply(state, move)
+        after = state.clone()
+        events = after.apply(move)
         yield Step(state, move, after, events)
         state = after
     raise AssertionError("the game did not end")
@@ -229,38 +229,43 @@ def walk(
 
 
 def play(state: TressetteState, *texts: str) -> tuple[TressetteState, list[Event]]:
-    """Play the named cards one after the other, each by the seat to play."""
+    """Play the named cards one after the other, each by the seat to play, on a
+    clone of ``state``: the state after them and their events."""
+    state = state.clone()
     events: list[Event] = []
     for text in texts:
-        state, new = apply(state, Move(state.to_play, card(text)))
-        events += new
+        events += state.apply(Move(state.to_play, card(text)))
     return state, events
 
 
 def play_hand(
     state: TressetteState, choose: Callable[[TressetteState], Move] = first_move
 ) -> tuple[TressetteState, list[Event]]:
-    """Play until a hand is scored; return the state after it and every event."""
+    """Play until a hand is scored, on a clone of ``state``; return the state after
+    it and every event."""
+    state = state.clone()
     events: list[Event] = []
     while True:
-        state, new = apply(state, choose(state))
+        new = state.apply(choose(state))
         events.extend(new)
         if any(isinstance(e, HandScored) for e in new):
             return state, events
 
 
 def refusal(state: TressetteState, move: Move) -> RuleError:
-    """The refusal ``apply`` raises for ``move`` (fails if it is accepted), after
-    checking that the state is untouched and still plays as before."""
+    """The refusal ``state.apply`` raises for ``move`` (fails if it is accepted), after
+    checking that the state, played in place, is untouched and still plays as before."""
     data = dump_state(state)
     try:
-        apply(state, move)
+        state.apply(move)
     except RuleError as exc:
         assert dump_state(state) == data
         again = load_state(data)
         assert again == state
         if not state.game_over:
-            assert apply(state, legal_moves(state)[0]) == apply(again, legal_moves(again)[0])
+            played = state.clone()
+            assert played.apply(played.legal_moves()[0]) == again.apply(again.legal_moves()[0])
+            assert played == again
         return exc
     raise AssertionError(f"{move} was accepted")
 
@@ -361,9 +366,9 @@ class Observer:
 
 
 def check_view(state: TressetteState, seat: int, observer: Observer) -> None:
-    """``view(state, seat)`` shows exactly what ``observer`` was shown, and nothing
+    """``state.view(seat)`` shows exactly what ``observer`` was shown, and nothing
     of another hand or the stock beyond it."""
-    seen = view(state, seat)
+    seen = state.view(seat)
     names = {f.name for f in dataclasses.fields(seen)}
     assert not names & {"hands", "stock", "rng", "decks", "revealed", "declared"}
     assert seen.seat == seat
@@ -375,7 +380,7 @@ def check_view(state: TressetteState, seat: int, observer: Observer) -> None:
     assert seen.hand_sizes == tuple(observer.hand_sizes)
     assert seen.stock_size == observer.stock_size
     assert seen.piles == tuple(tuple(p) for p in observer.piles)
-    assert seen.status == status(state)
+    assert seen.status == state.status()
     known = observer.known()
     assert len(seen.known) == state.rules.players
     for other, cards_known in enumerate(seen.known):

@@ -179,10 +179,10 @@ def test_the_events_and_status_of_whole_games_are_written_as_the_generic_mapping
         state, events = game.new_game(rules, seed=seed, decks=[], first_dealer=None)
         while True:
             assert_same_events(events)
-            assert_same_status(game.status(state))
-            if game.status(state).game_over:
+            assert_same_status(state.status())
+            if state.status().game_over:
                 break
-            state, events = game.apply(state, choose(game.legal_moves(state)))
+            events = state.apply(choose(state.legal_moves()))
 
 
 def test_a_status_writes_the_optional_fields_only_when_they_are_set() -> None:

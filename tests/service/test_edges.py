@@ -179,7 +179,8 @@ def _sealed_out_of_range(stack: Stack, game: str) -> bytes:
     token = stack.handlers.new_game(pb.NewGameRequest(players=2, seed=4, **options)).state
     sealer = StateSealer(list(KEYS))
     state, game_id, ply = load_record(sealer.open(token))
-    return sealer.seal(dump_record(state._replace(scores=(2**31, 0)), game_id, ply))
+    state.scores = (2**31, 0)
+    return sealer.seal(dump_record(state, game_id, ply))
 
 
 @pytest.mark.parametrize("game", ["scopa", "tressette", "briscola"])

@@ -70,7 +70,7 @@ def test_the_public_view_is_what_every_seat_sees_alike(name: str, players: int) 
     game = GAMES[name]
     state = _started(name, players)
     for _ in range(5):  # a few moves in
-        state = game.apply(state, game.legal_moves(state)[0], 7)[0]
+        state.apply(state.legal_moves()[0], 7)
     public = public_view(game, state)
     views = [game.view(state, seat) for seat in range(players)]
     assert public.hand == () and (public.seat, public.side) == (0, 0)

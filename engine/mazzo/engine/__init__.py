@@ -5,16 +5,17 @@ The public names::
     from mazzo.engine import Card, Move, get_game, dump_state, load_state
     from mazzo.engine.scopa import ScopaRules
 
-    game = get_game("scopa")
+    game = get_game("scopa")  # a game is its State class
     state, events = game.new_game(ScopaRules(players=2), seed=42)
-    state, events = game.apply(state, game.legal_moves(state)[0])
+    events = state.apply(state.legal_moves()[0])  # in place
 """
 
 from mazzo.engine.cards import DECK, Card, parse_cards
 from mazzo.engine.errors import InvalidInput, Reason, RuleError
-from mazzo.engine.game import Game, IllegalMove, Move, Status
+from mazzo.engine.game import IllegalMove, Move, Status
 from mazzo.engine.options import OptionSpec
-from mazzo.engine.registry import GAMES, dump_state, game_of, get_game, load_state
+from mazzo.engine.registry import GAMES, Game, dump_state, game_of, get_game, load_state
+from mazzo.engine.state import State
 
 __all__ = [
     "DECK",
@@ -27,6 +28,7 @@ __all__ = [
     "OptionSpec",
     "Reason",
     "RuleError",
+    "State",
     "Status",
     "dump_state",
     "game_of",

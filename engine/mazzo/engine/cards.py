@@ -77,6 +77,11 @@ SUIT_OF: tuple[int, ...] = tuple(i // 10 for i in range(DECK_SIZE))
 
 #: The deck in canonical order: 1D..10D, 1C..10C, 1S..10S, 1B..10B.
 DECK: tuple[Card, ...] = _CARDS
+#: By suit, its ten cards: ``filter(CARDS_OF_SUIT[s].__contains__, hand)`` keeps a
+#: hand's cards of suit ``s`` without a Python-level test per card.
+CARDS_OF_SUIT: tuple[frozenset[Card], ...] = tuple(
+    frozenset(c for c in _CARDS if SUIT_OF[c] == suit) for suit in range(len(SUITS))
+)
 SETTEBELLO = Card.of(7, COINS)
 
 

@@ -14,8 +14,7 @@ randomness of its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar, cast
+from collections.abc import Sequence
 
 from mazzo.engine import rng
 from mazzo.engine.cards import DECK, Card, check_full_deck
@@ -23,10 +22,6 @@ from mazzo.engine.errors import InvalidInput, Reason
 from mazzo.engine.events import CardsDealt, Deal, Event
 
 Deck = tuple[Card, ...]
-R = TypeVar("R")  # a game's rules
-S = TypeVar("S")  # a game's state
-R_in = TypeVar("R_in", contravariant=True)
-S_out = TypeVar("S_out", covariant=True)
 Hands = tuple[tuple[Card, ...], ...]
 
 
@@ -68,56 +63,6 @@ def checked_start(
     """What every game checks to start: the first dealer, the seed (the generator's
     first state) and the explicit decks."""
     return first_dealer(players, requested_dealer), check_seed(seed), check_decks(decks)
-
-
-#: A game's ``_start_hand(rules, dealer, hand_number, scores, rng_state, decks, fresh)``:
-#: deals a hand (the first, and each later one: :func:`mazzo.engine.game.close_hand`).
-StartHand = Callable[
-    [R, int, int, tuple[int, ...], int, tuple[Deck, ...], bool], tuple[S, list[Event]]
-]
-
-
-class NewGame(Protocol[R_in, S_out]):
-    """A game's ``new_game``: its rules, then the seed, the explicit decks, the first
-    dealer and whether the game is fresh (a seed for the first deal only)."""
-
-    def __call__(
-        self,
-        rules: R_in,
-        *,
-        seed: int,
-        decks: Sequence[Sequence[Card]] = (),
-        first_dealer: int | None = None,
-        fresh: bool = False,
-    ) -> tuple[S_out, list[Event]]: ...
-
-
-def new_game_of(start_hand: StartHand[R, S]) -> NewGame[R, S]:
-    """The ``new_game`` of the game whose hands ``start_hand`` deals: it checks the
-    start, then deals the first hand with the scores at 0."""
-
-    def new_game(
-        rules: R,
-        *,
-        seed: int,
-        decks: Sequence[Sequence[Card]] = (),
-        first_dealer: int | None = None,
-        fresh: bool = False,
-    ) -> tuple[S, list[Event]]:
-        """Shuffle (or take ``decks[0]``) and deal the first hand.
-
-        ``fresh``: ``seed`` is fresh randomness for this deal only; later deals and
-        draws take the entropy given to the game's ``apply``, so the state fixes no
-        card still to come.
-        """
-        players = cast(Any, rules).players
-        dealer, rng_state, explicit = checked_start(players, seed, decks, first_dealer)
-        if fresh and explicit:
-            raise ValueError("explicit decks fix the deal: a game with them cannot be fresh")
-        sides = cast(Any, rules).sides
-        return start_hand(rules, dealer, 1, (0,) * sides, rng_state, explicit, fresh)
-
-    return new_game
 
 
 def next_deck(rng_state: int, decks: tuple[Deck, ...]) -> tuple[int, Deck, tuple[Deck, ...]]:

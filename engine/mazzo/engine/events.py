@@ -11,7 +11,7 @@ compare equal, even when their fields do.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from mazzo.engine.cards import Card
 
@@ -110,6 +110,16 @@ class LeftoversTaken(Event, _LeftoversTakenFields):
     """At the end of a hand the table goes to the side that captured last."""
 
     __slots__ = ()
+
+
+class SideTotal(Protocol):
+    """What every game's score of a side for a hand has: the side and its total."""
+
+    @property
+    def side(self) -> int: ...
+
+    @property
+    def total(self) -> int: ...
 
 
 class SideScore(NamedTuple):
@@ -260,7 +270,7 @@ class BriscolaSideScore(NamedTuple):
 
 class _HandScoredFields(NamedTuple):
     hand_number: int
-    sides: tuple[SideScore, ...] | tuple[TressetteSideScore, ...] | tuple[BriscolaSideScore, ...]
+    sides: tuple[SideTotal, ...]
     scores: tuple[int, ...]
 
 

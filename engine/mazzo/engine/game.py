@@ -1,30 +1,18 @@
-"""What every game module offers, and the values they share.
-
-A game is a :class:`Game`: its catalog entry and its module's functions (the
-registry maps ``"scopa"`` to one). States are immutable: ``apply`` returns a new state and
-never changes the one it was given.
+"""The values every game shares: moves, the public status, the refusal of an
+illegal move, and the checks every game makes first. A game itself is its
+State class (:mod:`mazzo.engine.state`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any, NamedTuple, TypeVar, cast
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
-from mazzo.engine.cards import Card, parse_cards
-from mazzo.engine.errors import N_, InvalidInput, Reason, RuleError, Text
-from mazzo.engine.events import Event, GameOver, HandScored
-from mazzo.engine.options import OptionSpec
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparisonT
 
-_new = tuple.__new__
-
-#: An option's value as the catalog writes it: an integer, true/false, or text
-#: (an enum's value, a card's code).
-OptionValue = bool | int | str
-
-T = TypeVar("T")
-S = TypeVar("S")  # a game's state
+from mazzo.engine.cards import DECK, Card, parse_cards
+from mazzo.engine.errors import N_, InvalidInput, Reason, RuleError
 
 
 class Status(NamedTuple):
@@ -105,111 +93,13 @@ class Move(NamedTuple):
         return cls(int(seat), played, frozenset(take), lay)
 
 
-@dataclass(frozen=True, slots=True)
-class Game:
-    """A game as the registry and the service see it: what the catalog shows, and
-    the game module's functions (``new_game``, ``legal_moves``, ``resolve``,
-    ``apply``, ``view``, ``status`` and the state codec)."""
-
-    name: str
-    title: str
-    description: str
-    player_counts: tuple[int, ...]
-    options: tuple[OptionSpec, ...]
-    new_game: Callable[..., tuple[Any, list[Event]]]
-    legal_moves: Callable[[Any], list[Move]]
-    resolve: Callable[[Any, Move], Move]
-    #: ``apply(state, move, entropy=None)``: ``entropy`` (a 64-bit integer) is the
-    #: fresh randomness a game started with ``fresh=True`` needs when the move deals
-    #: or draws; seeded games ignore it.
-    apply: Callable[..., tuple[Any, list[Event]]]
-    view: Callable[[Any, int], Any]
-    status: Callable[[Any], Status]
-    encode: Callable[[Any], bytes]
-    decode: Callable[[bytes], Any]
-    #: The game's rules from ``players`` and the options by their catalog names, as
-    #: the rules type takes them (``ScopaRules.preset``, ``TressetteRules``):
-    #: :meth:`rules_from` checks the catalog's values and calls it.
-    make_rules: Callable[..., Any]
-    #: The module of the game's hooks for the players (its ``BOTS``, a
-    #: :class:`mazzo.engine.players.games.GameBots`): how to deal a simulation from
-    #: a view, the fast play-out, the greedy player's rules of thumb. Named, not
-    #: imported: the players import the game modules.
-    bots: str = ""
-
-    def rules_from(self, options: Mapping[str, object], players: int | None = None) -> Any:
-        """The rules that ``options`` name, each option as the catalog writes it
-        (``{"variant": "escoba", "target": 21, "re_bello": "10D"}``); an option
-        left out keeps its default (in Scopa, the variant's preset), as in a
-        NewGame request. Refused with ``INVALID_OPTION`` (``INVALID_PLAYERS``,
-        ``INVALID_CARD``) as the rules refuse them."""
-        specs = {spec.name: spec for spec in self.options}
-        arguments: dict[str, object] = {} if players is None else {"players": players}
-        for name, value in options.items():
-            spec = specs.get(name)
-            if spec is None:
-                known = ", ".join(specs)
-                raise InvalidInput(
-                    Reason.INVALID_OPTION,
-                    "{game} has no option {name}; its options: {known}",
-                    {"option": str(name)},
-                    game=self.title,
-                    name=repr(name),
-                    known=known,
-                )
-            arguments[name] = _rules_value(spec, value)
-        return self.make_rules(**arguments)
-
-    def options_of(self, rules: Any) -> dict[str, OptionValue]:
-        """The options :meth:`rules_from` makes ``rules`` of (with its ``players``),
-        fewest first: every option, then, as long as one can go, without each
-        option the rules come out the same without (a Scopa variant's presets
-        go, the variant and the switches set against it stay). ``InvalidInput``
-        for rules no options name (a switch set where it does not apply)."""
-        chosen = {spec.name: catalog_value(getattr(rules, spec.name)) for spec in self.options}
-        dropped = True
-        while dropped:
-            dropped = False
-            for name in reversed(list(chosen)):
-                fewer = {key: value for key, value in chosen.items() if key != name}
-                if self._makes(fewer, rules):
-                    chosen, dropped = fewer, True
-        if not self._makes(chosen, rules):
-            raise InvalidInput(
-                Reason.INVALID_OPTION,
-                "{rules} cannot be written as {game}'s options",
-                rules=repr(rules),
-                game=self.title,
-            )
-        return chosen
-
-    def _makes(self, options: Mapping[str, OptionValue], rules: Any) -> bool:
-        try:
-            return bool(self.rules_from(options, rules.players) == rules)
-        except InvalidInput:
-            return False
-
-
-def catalog_value(value: object) -> OptionValue:
-    """A rules field as the catalog writes it: an enum's value, a card's code,
-    ``""`` for no card; booleans and integers as they are."""
-    if isinstance(value, StrEnum):
-        return value.value
-    if isinstance(value, Card):
-        return str(value)
-    if value is None:
-        return ""
-    if not isinstance(value, bool | int | str):
-        raise TypeError(f"{value!r} is no option's value")
-    return value
-
-
-def _rules_value(spec: OptionSpec, value: object) -> object:
-    """An option's catalog value as the rules take it: a card's code becomes the card.
-    The rules check every value themselves (mazzo.engine.options.check)."""
-    if spec.type == "card" and isinstance(value, str):
-        return Card.parse(value) if value else None
-    return value
+#: The most seats a game has.
+MAX_SEATS = 6
+#: Every move that is a card alone (a trick game's), by seat then card: made once,
+#: as moves are values, for the players' play-outs, which make one a card.
+CARD_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(seat, card) for card in DECK) for seat in range(MAX_SEATS)
+)
 
 
 # ---------------------------------------------------------------- shared rule pieces
@@ -234,30 +124,6 @@ class IllegalMove(RuleError):
     ):
         super().__init__(reason, template, details, **params)
         self.choices = choices
-
-
-#: Bounds of a state's counters that no real game reaches (a game is played to
-#: at most 1,000 points, and every hand scores at least one point), well inside
-#: the API's 32-bit fields: a decoded state past them was not made by this
-#: engine and is refused as STATE_CORRUPT.
-MAX_SCORE = 100_000
-MAX_HAND_NUMBER = 100_000
-
-
-def outside(name: str, values: Sequence[int], low: int, high: int) -> list[Text]:
-    """``["NAME out of range"]`` when a value is not in ``low..high``, else ``[]``."""
-    if all(low <= value <= high for value in values):
-        return []
-    return [Text("{name} out of range ({low}..{high})", name=name, low=low, high=high)]
-
-
-def counters_out_of_range(state: Any) -> list[Text]:
-    """A decoded state's scores and hand number within what a game can reach (any
-    game's state: a named tuple with ``scores`` and ``hand_number``)."""
-    return [
-        *outside("score", state.scores, 0, MAX_SCORE),
-        *outside("hand number", (state.hand_number,), 1, MAX_HAND_NUMBER),
-    ]
 
 
 def check_turn(
@@ -292,7 +158,7 @@ def check_seat(seat: int, players: int) -> None:
         )
 
 
-def unique_best(values: Sequence[Any]) -> int | None:
+def unique_best(values: Sequence[SupportsRichComparisonT]) -> int | None:
     """Index of the strictly greatest value; ``None`` when the best is shared."""
     best = max(values)
     leaders = [i for i, v in enumerate(values) if v == best]
@@ -309,10 +175,6 @@ def game_winner(scores: Sequence[int], target: int) -> int | None:
     return best if best is not None and scores[best] >= target else None
 
 
-def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
 def hands_fit(hands: Sequence[Sequence[Card]], to_play: int, leader: int, played: int) -> bool:
     """The seat to play holds a card; the ``played`` seats from ``leader`` on (those
     that already played this round) hold one card fewer than the others."""
@@ -322,63 +184,3 @@ def hands_fit(hands: Sequence[Sequence[Card]], to_play: int, leader: int, played
     # list operations in C, no Python loop).
     in_turn = sizes[leader:] + sizes[:leader]
     return size > 0 and in_turn == [size - 1] * played + [size] * (len(hands) - played)
-
-
-def close_hand(
-    state: S,
-    sides: tuple[Any, ...],
-    events: list[Event],
-    start_hand: Callable[..., tuple[S, list[Event]]],
-    **when_won: Any,
-) -> tuple[S, list[Event]]:
-    """Add a hand's points (``sides``, each with a ``total``) to the game scores:
-    the state with the winner (changed by ``when_won`` too) if a side has won,
-    else the next hand, dealt by ``start_hand`` (the game's own) by the next seat.
-
-    Appends HandScored, then GameOver or the next deal's events. ``state`` is a
-    game's state: a named tuple with ``rules``, ``dealer``, ``hand_number``,
-    ``scores``, ``rng``, ``decks`` and ``fresh_draws`` (when set, ``rng`` is the
-    fresh randomness of this move: see :func:`mazzo.engine.deal.fresh_order`).
-    """
-    ending = cast(Any, state)  # either game's state: it reads only the fields above
-    scores = tuple(old + side.total for old, side in zip(ending.scores, sides, strict=True))
-    events.append(HandScored(ending.hand_number, sides, scores))
-    winner = game_winner(scores, ending.rules.target)
-    if winner is not None:
-        events.append(GameOver(winner, scores))
-        if ending.fresh_draws:  # the entropy this move brought deals nothing now
-            when_won = {**when_won, "rng": 0}
-        return ending._replace(scores=scores, winner=winner, **when_won), events
-    rules = ending.rules
-    next_state, deal_events = start_hand(
-        rules,
-        (ending.dealer + 1) % rules.players,
-        ending.hand_number + 1,
-        scores,
-        ending.rng,
-        ending.decks,
-        ending.fresh_draws,
-    )
-    events.extend(deal_events)
-    return next_state, events
-
-
-def status_of(game: str, state: Any) -> Status:
-    """``state``'s public summary: either game's state (a named tuple with ``rules``,
-    ``to_play``, ``dealer``, ``hand_number``, ``scores`` and ``winner``)."""
-    rules, winner = state.rules, state.winner
-    # tuple.__new__ in Status's field order: a named tuple's keyword __new__ is
-    # Python code, and every Play answers a status.
-    return _new(
-        Status,
-        (
-            game,
-            rules.players,
-            None if winner is not None else state.to_play,
-            state.dealer,
-            state.hand_number,
-            state.scores,
-            winner,
-            rules.target,
-        ),
-    )

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import Field, dataclass, field, fields
 from enum import StrEnum
 from functools import cache
-from typing import Any, NoReturn, TypeVar
+from typing import NoReturn, TypeVar
 
 from mazzo.engine.cards import Card
 from mazzo.engine.errors import N_, InvalidInput, Reason
@@ -82,7 +82,7 @@ def card(description: str) -> Card | None:
 
 
 @cache
-def _declared(rules: type) -> tuple[tuple[Field[Any], _Declared], ...]:
+def _declared(rules: type) -> tuple[tuple[Field[object], _Declared], ...]:
     """The option fields of a rules class, in field order."""
     return tuple((f, f.metadata[_KEY]) for f in fields(rules) if _KEY in f.metadata)
 

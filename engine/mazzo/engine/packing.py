@@ -4,12 +4,9 @@ A card is one byte (its index); a zone (a hand, the table, a pile) is a length
 byte followed by its cards; explicit decks still to use are a count byte
 followed by 40 bytes each, and end the state.
 
-Each game reads its states two ways (:func:`decode_authentic`). The state in a
-token the server sealed is whole: its game's ``read_whole`` reads it with
-cheap checks (a handful of comparisons and set operations in C) that together
-take exactly what the careful reading takes. Anything else, a state that
-``read_whole`` does not take, goes the careful way (``read`` and
-``inconsistencies``, :func:`decode_checked`), which says what is wrong with it.
+Every state a server reads came in a token it sealed, so reading is on the hot
+path: the readers here map bytes to cards in one pass of C and slice, and leave
+the checks that need the whole state to the game's ``inconsistencies``.
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from mazzo.engine.cards import DECK, DECK_SIZE, Card, check_full_deck
 from mazzo.engine.errors import N_, InvalidInput, Listing, Reason, Text
@@ -25,7 +22,7 @@ from mazzo.engine.errors import N_, InvalidInput, Listing, Reason, Text
 S = TypeVar("S")
 
 
-def write_zones(out: bytearray, zones: Iterable[tuple[Card, ...]]) -> None:
+def write_zones(out: bytearray, zones: Iterable[Sequence[Card]]) -> None:
     flat: list[int] = []  # one bytes() for all the zones: a Play writes eight or more
     for zone in zones:
         flat.append(len(zone))
@@ -33,8 +30,13 @@ def write_zones(out: bytearray, zones: Iterable[tuple[Card, ...]]) -> None:
     out += bytes(flat)
 
 
+#: The byte of a seat, a side or a card that is not there (no winner yet, no turn-up).
+NONE = 0xFF
+
+
 #: A side's game score and one more counter of its (Scopa's sweeps, Tressette's napoletana).
-_SIDE = struct.Struct(">IB")
+SIDE_FORMAT = "IB"
+_SIDE = struct.Struct(">" + SIDE_FORMAT)
 _SCORE = struct.Struct(">I")
 
 
@@ -43,13 +45,14 @@ def write_sides(out: bytearray, scores: Sequence[int], counters: Sequence[int]) 
         out += _SIDE.pack(score, counter)
 
 
-def read_sides(
-    data: bytes | memoryview, pos: int, sides: int
-) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+#: A state's sides (one to six), each :data:`_SIDE`, read by one unpack.
+_SIDES = {sides: struct.Struct(">" + "IB" * sides) for sides in range(1, 7)}
+
+
+def read_sides(data: bytes, pos: int, sides: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """:func:`write_sides`' scores and counters; the position after them."""
-    pairs = [_SIDE.unpack_from(data, pos + _SIDE.size * k) for k in range(sides)]
-    scores = tuple(score for score, _ in pairs)
-    return scores, tuple(counter for _, counter in pairs), pos + _SIDE.size * sides
+    both = _SIDES[sides].unpack_from(data, pos)
+    return both[0::2], both[1::2], pos + _SIDE.size * sides
 
 
 def write_scores(out: bytearray, scores: Sequence[int]) -> None:
@@ -57,12 +60,15 @@ def write_scores(out: bytearray, scores: Sequence[int]) -> None:
         out += _SCORE.pack(score)
 
 
-def read_scores(data: bytes | memoryview, pos: int, sides: int) -> tuple[tuple[int, ...], int]:
+#: A state's scores (one to six sides), each :data:`_SCORE`, read by one unpack.
+_SCORES = {sides: struct.Struct(">" + "I" * sides) for sides in range(1, 7)}
+
+
+def read_scores(data: bytes, pos: int, sides: int) -> tuple[tuple[int, ...], int]:
     """:func:`write_scores`' scores; the position after them."""
     if len(data) < pos + _SCORE.size * sides:
         raise ValueError("the scores are cut short")
-    scores = tuple(_SCORE.unpack_from(data, pos + _SCORE.size * k)[0] for k in range(sides))
-    return scores, pos + _SCORE.size * sides
+    return _SCORES[sides].unpack_from(data, pos), pos + _SCORE.size * sides
 
 
 def write_decks(out: bytearray, decks: tuple[tuple[Card, ...], ...]) -> None:
@@ -71,55 +77,39 @@ def write_decks(out: bytearray, decks: tuple[tuple[Card, ...], ...]) -> None:
         out += bytes(deck)
 
 
-def read_zones(data: memoryview, pos: int, count: int) -> tuple[list[tuple[Card, ...]], int]:
-    """Read ``count`` zones from ``pos``; return them and the position after them."""
-    zones = []
-    for _ in range(count):
-        size = data[pos]
-        # DECK[b] is the card of byte b; a byte past 39 raises IndexError.
-        zone = tuple(map(DECK.__getitem__, data[pos + 1 : pos + 1 + size]))
-        if len(zone) != size:
-            raise ValueError("a card zone is cut short")
-        zones.append(zone)
-        pos += 1 + size
-    return zones, pos
-
-
-def read_decks(data: memoryview, pos: int) -> tuple[tuple[Card, ...], ...]:
-    """Read the decks that end the state; nothing may follow them."""
-    count = data[pos]
-    pos += 1
-    if pos + DECK_SIZE * count != len(data):
-        raise ValueError("trailing or missing bytes")
-    decks = tuple(
-        tuple(map(DECK.__getitem__, data[pos + DECK_SIZE * i : pos + DECK_SIZE * (i + 1)]))
-        for i in range(count)
-    )
-    for deck in decks:
-        check_full_deck(deck)
-    return decks
-
-
-#: Every byte's card, and None for a byte past the 40 cards: a whole state's
-#: zones hold cards only, which the reader's checks of the cards make sure of.
+#: Every byte's card, and None for a byte past the 40 cards.
 _CARD_OF_BYTE: tuple[Card | None, ...] = (*DECK, *(None,) * (256 - DECK_SIZE))
-#: The 40 cards (as their indexes, which compare and hash alike).
-ALL_CARDS: frozenset[int] = frozenset(range(DECK_SIZE))
+#: The 40 cards, to compare a state's cards with as a set.
+ALL_CARDS = frozenset(DECK)
 
 
-def card_span(data: bytes, start: int) -> tuple[Any, ...]:
-    """Every byte of ``data`` from ``start`` on as its card, in one pass of C (a
-    byte past the 40 as None, which a whole state's checks of its cards refuse):
-    what :func:`split_zones` slices."""
-    return itemgetter(*data[start:])(_CARD_OF_BYTE) if len(data) - start > 1 else ()
+def cards_of(data: bytes) -> tuple[Card, ...]:
+    """Each byte of ``data`` as its card, in one pass of C; KeyError for a byte
+    past the 40 cards."""
+    if len(data) < 2:  # itemgetter of one index answers the item, not a tuple
+        cards: tuple[Card | None, ...] = tuple(_CARD_OF_BYTE[b] for b in data)
+    else:
+        cards = itemgetter(*data)(_CARD_OF_BYTE)
+    if None in cards:
+        raise KeyError("a byte that is no card")
+    return cards  # type: ignore[return-value]  # None is not in it
+
+
+def card_span(data: bytes, start: int) -> tuple[Card, ...]:
+    """Every byte of ``data`` from ``start`` on as its card, in one pass of C: what
+    :func:`split_zones` slices. A byte past the 40 cards reads as None (typed as a
+    card all the same), which the game's ``inconsistencies`` refuse: their check
+    that every card is there once."""
+    if len(data) - start < 2:  # itemgetter of one index answers the item, not a tuple
+        return tuple(_CARD_OF_BYTE[b] for b in data[start:])  # type: ignore[misc]
+    return itemgetter(*data[start:])(_CARD_OF_BYTE)  # type: ignore[no-any-return]
 
 
 def split_zones(
-    data: bytes, span: tuple[Any, ...], start: int, pos: int, count: int
-) -> tuple[list[tuple[Any, ...]], int]:
+    data: bytes, span: tuple[Card, ...], start: int, pos: int, count: int
+) -> tuple[list[tuple[Card, ...]], int]:
     """``count`` zones from ``pos``, sliced from ``span`` (:func:`card_span` of
-    ``data`` from ``start``), and the position after them: the way a whole state is
-    read. IndexError when they are cut short."""
+    ``data`` from ``start``); them and the position after them."""
     zones = []
     shift = start - 1  # a zone's cards start a byte after its length
     for _ in range(count):
@@ -127,58 +117,39 @@ def split_zones(
         zones.append(span[pos - shift : end - shift])
         pos = end + 1
     if pos > len(data):
-        raise IndexError("the zones are cut short")
+        raise ValueError("a card zone is cut short")
     return zones, pos
 
 
-def split_decks(data: bytes, pos: int) -> tuple[tuple[Card, ...], ...] | None:
-    """The decks that end a whole state (:func:`read_decks`), or None when they are
-    not whole: a count, then exactly as many full decks."""
+def read_zones(data: bytes, pos: int, count: int) -> tuple[list[tuple[Card, ...]], int]:
+    """``count`` zones from ``pos`` (:func:`split_zones`); them and the position after them."""
+    return split_zones(data, card_span(data, pos), pos, pos, count)
+
+
+def read_decks(data: bytes, pos: int) -> tuple[tuple[Card, ...], ...]:
+    """Read the decks that end the state; nothing may follow them."""
     count = data[pos]
     pos += 1
     if pos + DECK_SIZE * count != len(data):
-        return None
-    if not count:
+        raise ValueError("trailing or missing bytes")
+    if not count:  # the usual case: a seeded game keeps no deck
         return ()
-    decks = []
-    for at in range(pos, len(data), DECK_SIZE):
-        raw = data[at : at + DECK_SIZE]
-        if frozenset(raw) != ALL_CARDS:
-            return None
-        decks.append(itemgetter(*raw)(DECK))
-    return tuple(decks)
-
-
-#: What reading a state that is not whole may raise: decode_checked says which
-#: problem each is.
-UNREAD = (struct.error, IndexError, KeyError, ValueError, InvalidInput)
-
-
-def decode_authentic(
-    data: bytes,
-    read_whole: Callable[[bytes], S | None],
-    read: Callable[[memoryview], S],
-    inconsistencies: Callable[[S], Sequence[str | Text]],
-) -> S:
-    """The state in ``data``: read by ``read_whole`` (None, or one of :data:`UNREAD`,
-    when the state is not whole), else by :func:`decode_checked`, which refuses it
-    saying why."""
-    try:
-        state = read_whole(data)
-    except UNREAD:
-        state = None
-    return decode_checked(data, read, inconsistencies) if state is None else state
+    decks = tuple(cards_of(data[at : at + DECK_SIZE]) for at in range(pos, len(data), DECK_SIZE))
+    for deck in decks:
+        if frozenset(deck) != ALL_CARDS:
+            check_full_deck(deck)  # says which card is missing or twice
+    return decks
 
 
 def decode_checked(
     data: bytes,
-    read: Callable[[memoryview], S],
+    read: Callable[[bytes], S],
     inconsistencies: Callable[[S], Sequence[str | Text]],
 ) -> S:
     """Read a state with ``read``, then refuse it if ``inconsistencies`` finds any:
     either way ``InvalidInput(STATE_CORRUPT)``, never another exception."""
     try:
-        state = read(memoryview(data))
+        state = read(data)
     except (struct.error, IndexError) as exc:
         raise InvalidInput(
             Reason.STATE_CORRUPT, N_("the state does not decode: cut short")

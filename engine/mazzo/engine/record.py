@@ -2,7 +2,7 @@
 
 A record holds what deals the game again and every move made in it: the game,
 its player count and options (the catalog's names and values, as
-:meth:`~mazzo.engine.game.Game.rules_from` takes them), who sat at each seat,
+:meth:`~mazzo.engine.state.State.rules_from` takes them), who sat at each seat,
 the seed (and any explicit decks, the first dealer), the moves in their
 notation (``0:7D``, ``1:10Bx3B+7B``, ``0:8D-``) and the result. The format,
 ``mazzo-record/1``, is described in the engine's guide (engine/README.md, Game
@@ -29,8 +29,9 @@ from mazzo.engine import deal
 from mazzo.engine.cards import Card, parse_cards
 from mazzo.engine.errors import Reason, RuleError
 from mazzo.engine.events import Event
-from mazzo.engine.game import Game, Move, OptionValue, Status
-from mazzo.engine.registry import get_game
+from mazzo.engine.game import Move, Status
+from mazzo.engine.registry import AnyState, Game, get_game
+from mazzo.engine.state import OptionValue, R, Rules, State, V
 
 FORMAT = "mazzo-record/1"
 FORMAT_FAMILY = "mazzo-record/"
@@ -101,12 +102,12 @@ class GameRecord:
     @classmethod
     def of(
         cls,
-        game: Game,
-        rules: Any,
+        game: type[State[R, V]],
+        rules: R,
         *,
         seed: int,
         moves: Sequence[Move],
-        final: Any = None,
+        final: State[R, V] | None = None,
         seats: Sequence[str] | None = None,
         decks: Sequence[Sequence[Card]] = (),
         first_dealer: int | None = None,
@@ -121,16 +122,16 @@ class GameRecord:
             seats=tuple(seats) if seats is not None else (UNKNOWN_SEAT,) * rules.players,
             seed=seed,
             moves=tuple(moves),
-            result=None if final is None else Result.of(game.status(final)),
+            result=None if final is None else Result.of(final.status()),
             decks=tuple(tuple(d) for d in decks),
             first_dealer=first_dealer,
         )
 
-    def rules(self) -> Any:
+    def rules(self) -> Rules:
         """The game's rules, from the record's options and player count."""
         return _engine("options", lambda: _game(self).rules_from(self.options, self.players))
 
-    def start(self) -> tuple[Any, list[Event]]:
+    def start(self) -> tuple[AnyState, list[Event]]:
         """The game dealt as the record says: its first state and events."""
         rules = self.rules()
         return _engine(
@@ -147,7 +148,7 @@ class Step(NamedTuple):
 
     ply: int
     move: Move
-    state: Any
+    state: AnyState
     events: list[Event]
 
 
@@ -157,11 +158,11 @@ class Step(NamedTuple):
 def steps(record: GameRecord) -> Iterator[Step]:
     """The record's moves played one by one through the engine; a move the rules
     refuse raises :class:`RecordError` with its ply and the engine's reason."""
-    game = _game(record)
     state, _ = record.start()
     for ply, move in enumerate(record.moves, start=1):
+        state = state.clone()  # each step's state stays as that step left it
         try:
-            state, events = game.apply(state, move)
+            events = state.apply(move)
         except RuleError as refused:
             raise RecordError(
                 f"move {ply}, {move}, is refused: {refused.message}",
@@ -171,7 +172,7 @@ def steps(record: GameRecord) -> Iterator[Step]:
         yield Step(ply, move, state, events)
 
 
-def replay(record: GameRecord) -> Any:
+def replay(record: GameRecord) -> AnyState:
     """Play the whole record through the engine: every move must be legal and the
     game must end as the record says (or go on, if it gives no result). Returns
     the last state; raises :class:`RecordError` saying where it went otherwise."""
@@ -206,9 +207,9 @@ def _told(result: Result | None) -> str:
 # ---------------------------------------------------------------- writing
 
 
-def to_dict(record: GameRecord) -> dict[str, Any]:
+def to_dict(record: GameRecord) -> dict[str, Any]:  # Any: JSON values, each field of its own type
     """The record as JSON values, in the format's order of keys."""
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "format": FORMAT,
         "game": record.game,
         "players": record.players,
@@ -320,7 +321,7 @@ def _text(value: object, name: str) -> str:
     return value
 
 
-def _list(value: object, name: str) -> list[Any]:
+def _list(value: object, name: str) -> list[object]:
     if not isinstance(value, list):
         raise RecordError(f"{name} must be a list, not {value!r}")
     return value

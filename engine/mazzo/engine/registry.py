@@ -1,28 +1,34 @@
 """The games the engine knows, by name, and the state bytes that name them.
 
-A state travels as ``tag byte + the game's own encoding``, so one decoder
-serves every game.
+A game is its State class (:mod:`mazzo.engine.state`). A state travels as
+``tag byte + the game's own encoding``, so one decoder serves every game.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-from mazzo.engine.briscola import BRISCOLA, BriscolaState
+from mazzo.engine.briscola import BriscolaState
 from mazzo.engine.errors import InvalidInput, Reason
-from mazzo.engine.game import Game
-from mazzo.engine.scopa import SCOPA, ScopaState
-from mazzo.engine.tressette import TRESSETTE, TressetteState
+from mazzo.engine.scopa import ScopaState
+from mazzo.engine.state import R, Rules, State, V, View
+from mazzo.engine.tressette import TressetteState
 
-GAMES: dict[str, Game] = {game.name: game for game in (SCOPA, TRESSETTE, BRISCOLA)}
+#: Some game's state, its game known only by name (a registry's game, a state's
+#: bytes read back): its rules and view are what every game's are.
+AnyState = State[Rules, View]
+#: A game: its State class.
+Game = type[AnyState]
 
-# The tag is the first byte of every state: never reuse or renumber one.
-_STATE_TYPES: dict[type, tuple[int, Game]] = {
-    ScopaState: (1, SCOPA),
-    TressetteState: (2, TRESSETTE),
-    BriscolaState: (3, BRISCOLA),
+#: Each game is ``State[its rules, its view]``, which mypy does not take for a
+#: ``State[Rules, View]`` (a state's rules type is both read and written): the
+#: registry holds them as such, and a caller passes a game's rules back to the
+#: game they came from.
+GAMES: dict[str, Game] = {
+    game.name: cast(Game, game) for game in (ScopaState, TressetteState, BriscolaState)
 }
-_TAGS: dict[int, Game] = {tag: game for tag, game in _STATE_TYPES.values()}
+# The tag is the first byte of every state: never reuse or renumber one.
+_TAGS: dict[int, Game] = {game.tag: game for game in GAMES.values()}
 
 
 def get_game(name: str) -> Game:
@@ -38,16 +44,15 @@ def get_game(name: str) -> Game:
         ) from None
 
 
-def game_of(state: Any) -> Game:
-    return _STATE_TYPES[type(state)][1]
+def game_of(state: State[R, V]) -> type[State[R, V]]:
+    return type(state)
 
 
-def dump_state(state: Any) -> bytes:
-    tag, game = _STATE_TYPES[type(state)]
-    return bytes((tag,)) + game.encode(state)
+def dump_state(state: State[R, V]) -> bytes:
+    return bytes((state.tag,)) + state.encode()
 
 
-def load_state(data: bytes) -> Any:
+def load_state(data: bytes) -> AnyState:
     """Read :func:`dump_state`'s bytes; ``InvalidInput(STATE_CORRUPT)`` if they are not."""
     game = _TAGS.get(data[0]) if data else None
     if game is None:

@@ -1,23 +1,21 @@
 """Scopa and its family: docs/rules.md and docs/variants.md.
 
 One game for every variant: :class:`~mazzo.engine.scopa_rules.ScopaRules` says which
-deal, which capture rule, which bonuses. Use it through :data:`SCOPA` (the
-:class:`~mazzo.engine.game.Game` registry entry) or the module functions::
+deal, which capture rule, which bonuses, and :class:`ScopaState` plays them::
 
-    state, events = new_game(ScopaRules.preset("cirulla"), seed=42)
-    move = legal_moves(state)[0]
-    state, events = apply(state, move)
-
-States are immutable values; every function returns new ones.
+    state, events = ScopaState.new_game(ScopaRules.preset("cirulla"), seed=42)
+    events = state.apply(state.legal_moves()[0])
 """
 
 from __future__ import annotations
 
 import struct
+from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
+from operator import itemgetter
 from typing import NamedTuple
 
 from mazzo.engine import deal, packing
@@ -31,22 +29,15 @@ from mazzo.engine.events import (
     FirstTableTaken,
     LeftoversTaken,
     Redeal,
+    SideScore,
 )
 from mazzo.engine.game import (
-    MAX_HAND_NUMBER,
-    MAX_SCORE,
-    Game,
     IllegalMove,
     Move,
     Status,
     check_seat,
     check_turn,
-    close_hand,
-    counters_out_of_range,
     hands_fit,
-    outside,
-    replace_at,
-    status_of,
 )
 from mazzo.engine.options import catalog
 from mazzo.engine.scopa_rules import (
@@ -67,25 +58,19 @@ from mazzo.engine.scopa_scoring import (
     primiera_winner_of,
     score_hand,
 )
+from mazzo.engine.state import State, outside
 
 __all__ = [
-    "SCOPA",
+    "PrimieraRule",
     "ScopaRules",
     "ScopaState",
     "ScopaView",
-    "PrimieraRule",
     "Variant",
-    "apply",
     "captures",
-    "legal_moves",
     "napola_points",
-    "new_game",
     "primiera_total",
     "primiera_winner_of",
-    "resolve",
     "score_hand",
-    "status",
-    "view",
 ]
 
 QUINDICI = 15
@@ -94,8 +79,10 @@ MATTA = Card.of(7, CUPS)
 DECINO_POINTS = 10
 #: The taking of a card that takes nothing.
 NO_CAPTURE: tuple[frozenset[Card], ...] = (frozenset(),)
+#: The taking of a card laid to the table.
+_NOTHING: frozenset[Card] = NO_CAPTURE[0]
 CIRULLA_POINTS = 3
-#: States, moves and events are named tuples: tuple.__new__ makes one without the
+#: Moves and events are named tuples: tuple.__new__ makes one without the
 #: Python-level constructor, for the values made on every move (bots make millions).
 _new = tuple.__new__
 
@@ -104,43 +91,6 @@ _new = tuple.__new__
 #: two plays: what a player reasons from, :mod:`mazzo.engine.players.scopa_inference`,
 #: at a bounded size whatever the hand's size).
 PLAYS_KEPT = 2
-
-
-class ScopaState(NamedTuple):
-    """A game of Scopa between two moves: everything, hidden cards included.
-
-    A named tuple rather than a frozen dataclass: ``apply`` makes one per move
-    and a tuple is five times cheaper to build (bots make millions). Change one
-    with ``state._replace(...)``.
-    """
-
-    rules: ScopaRules
-    dealer: int
-    hand_number: int  # 1 for the first hand
-    to_play: int
-    hands: tuple[tuple[Card, ...], ...]  # by seat, in the order dealt
-    table: tuple[Card, ...]  # in the order the cards came
-    stock: tuple[Card, ...]  # stock[0] is the top card
-    piles: tuple[tuple[Card, ...], ...]  # captured cards by side
-    sweeps: tuple[int, ...]  # this hand's sweeps by side
-    last_capture_side: int | None
-    scores: tuple[int, ...]  # game score by side, before this hand
-    rng: int  # the shuffling generator's state
-    decks: tuple[tuple[Card, ...], ...]  # explicit deck orders still to use
-    winner: int | None = None
-    revealed: tuple[Card, ...] = ()  # cards in hands that everyone has seen (declared)
-    declared: tuple[int, ...] = ()  # this hand's declaration points by side; () for none
-    #: Started without a seed or decks: ``stock`` is in card order (a set, not a
-    #: sequence), ``rng`` is 0, and each deal shuffles with the entropy apply() is given.
-    fresh_draws: bool = False
-    #: This round's last plays, oldest first, at most :data:`PLAYS_KEPT` turns of
-    #: the table: each the card played, then the cards it took in the table's
-    #: order. Every seat saw them; a deal starts them again.
-    round_plays: tuple[tuple[Card, ...], ...] = ()
-
-    @property
-    def game_over(self) -> bool:
-        return self.winner is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +122,7 @@ class ScopaView:
         return self.table
 
 
-# ---------------------------------------------------------------- starting
+# ---------------------------------------------------------------- dealing
 
 
 def _void_table(rules: ScopaRules, table: tuple[Card, ...]) -> bool:
@@ -181,59 +131,6 @@ def _void_table(rules: ScopaRules, table: tuple[Card, ...]) -> bool:
     return (rules.redeal_kings and ranks.count(KING) >= 3) or (
         rules.redeal_aces and ranks.count(ACE) >= 2
     )
-
-
-def _start_hand(
-    rules: ScopaRules,
-    dealer: int,
-    hand_number: int,
-    scores: tuple[int, ...],
-    rng_state: int,
-    decks: tuple[tuple[Card, ...], ...],
-    fresh: bool = False,
-) -> tuple[ScopaState, list[Event]]:
-    events: list[Event] = []
-    while True:
-        rng_state, deck, decks = deal.next_deck(rng_state, decks)
-        hands, rest = deal.deal_round(deck, rules.players, dealer, rules.hand_size)
-        table, stock = rest[: rules.table_size], rest[rules.table_size :]
-        if not _void_table(rules, table):
-            break
-        events.append(Redeal(dealer, table))
-    if fresh:  # keep nothing that orders the cards still to come
-        stock, rng_state = deal.unordered(stock), 0
-    state = ScopaState(
-        rules=rules,
-        dealer=dealer,
-        hand_number=hand_number,
-        to_play=(dealer + 1) % rules.players,
-        hands=hands,
-        table=table,
-        stock=stock,
-        piles=((),) * rules.sides,
-        sweeps=(0,) * rules.sides,
-        last_capture_side=None,
-        scores=scores,
-        rng=rng_state,
-        decks=decks,
-        fresh_draws=fresh,
-    )
-    events.extend(_deal_events(state, table))
-    bonus = first_table_sweeps(rules.first_table_bonus, table, rules.matta_wild_in_first_table)
-    if bonus:
-        side = rules.side_of(dealer)
-        events.append(FirstTableTaken(dealer, side, table, bonus))
-        state = state._replace(
-            table=(),
-            piles=replace_at(state.piles, side, table),
-            sweeps=replace_at(state.sweeps, side, bonus),
-            last_capture_side=side,
-        )
-    return state, events
-
-
-#: Shuffle (or take ``decks[0]``) and deal the first hand (mazzo.engine.deal.new_game_of).
-new_game = deal.new_game_of(_start_hand)
 
 
 def first_table_sweeps(bonus: TableBonus, table: tuple[Card, ...], matta_wild: bool = False) -> int:
@@ -259,10 +156,6 @@ def _table_bonus(bonus: TableBonus, ranks: list[int]) -> int:
     for rank in ranks:  # the sums some of the cards make, as a bit mask
         sums |= sums << rank
     return 0 if bonus is TableBonus.PAIRS and not sums >> QUINDICI & 1 else 2
-
-
-def _deal_events(state: ScopaState, table: tuple[Card, ...]) -> list[Event]:
-    return deal.deal_events(state.hand_number, state.dealer, table, state.hands, len(state.stock))
 
 
 # ---------------------------------------------------------------- captures
@@ -375,160 +268,8 @@ def _sums_from(
     return found
 
 
-def _options(state: ScopaState, card: Card) -> tuple[frozenset[Card], ...]:
-    return _captures(RANK_OF[card], state.table, state.rules.capture_key)
-
-
-def legal_moves(state: ScopaState) -> list[Move]:
-    """Every legal move of the seat to play, takings spelled out."""
-    if state.winner is not None:
-        return []
-    rules = state.rules
-    if not rules.compulsory_capture:
-        return _moves_with_lays(state)
-    seat, table, key = state.to_play, state.table, rules.capture_key
-    return [
-        _new(Move, (seat, card, take, False))
-        for card in state.hands[seat]
-        for take in _captures(RANK_OF[card], table, key)
-    ]
-
-
-def _moves_with_lays(state: ScopaState) -> list[Move]:
-    """Capture optional: each card's takings, then its lay where it could take."""
-    seat, table, key = state.to_play, state.table, state.rules.capture_key
-    moves = []
-    for card in state.hands[seat]:
-        takes = _captures(RANK_OF[card], table, key)
-        moves += [_new(Move, (seat, card, take, False)) for take in takes]
-        if takes is not NO_CAPTURE:
-            moves.append(_new(Move, (seat, card, _NOTHING, True)))
-    return moves
-
-
-#: The taking of a card laid to the table.
-_NOTHING: frozenset[Card] = NO_CAPTURE[0]
-
-
-def resolve(state: ScopaState, move: Move) -> Move:
-    """Check ``move`` and return it with its taking filled in.
-
-    Raises :class:`IllegalMove` (or :class:`InvalidInput` for a seat that does
-    not exist) saying why not.
-    """
-    # The legal moves' path, checked first because bots take it millions of times.
-    seat, card, take, lay = move
-    if (
-        seat == state.to_play
-        and state.winner is None
-        and card in state.hands[seat]
-        and take in _captures(RANK_OF[card], state.table, state.rules.capture_key)
-        and not lay  # a lay's take is empty: a lay that could take goes the long way
-    ):
-        return move
-    if lay and take:
-        raise InvalidInput(
-            Reason.LAY_WITH_TAKE,
-            "{card} cannot be laid and take {take}",
-            card=card,
-            take=_take_text(take),
-        )
-    check_turn(
-        move,
-        players=state.rules.players,
-        to_play=state.to_play,
-        hand=state.hands[move.seat] if 0 <= move.seat < state.rules.players else (),
-        game_over=state.game_over,
-    )
-    options = _options(state, move.card)
-    if lay:
-        return _lay(state, move, options)
-    absent = sorted(move.take.difference(state.table))
-    if absent:
-        raise IllegalMove(
-            Reason.CARD_NOT_ON_TABLE, "{cards} not on the table", cards=format_cards(absent)
-        )
-    if not move.take:
-        if len(options) == 1 and (state.rules.compulsory_capture or options == NO_CAPTURE):
-            return move._replace(take=options[0])
-        choices = tuple(Move(move.seat, move.card, take) for take in options)
-        texts = [_take_text(t) for t in options]
-        if not state.rules.compulsory_capture:  # laying it is a choice too
-            choices += (Move(move.seat, move.card, _NOTHING, True),)
-            texts.append(LAY_TEXT)
-        template = (
-            N_("{card} can take {takes}: say which")
-            if state.rules.compulsory_capture
-            else N_("{card} can take {takes} or be laid: say which")
-        )
-        raise IllegalMove(
-            Reason.CAPTURE_CHOICE_REQUIRED,
-            template,
-            {"choices": ";".join(texts)},
-            choices=choices,
-            card=move.card,
-            takes=_describe(options),
-        )
-    raise _why_not(state, move, options)
-
-
 #: How the ``choices`` metadata names the lay of the card.
 LAY_TEXT = "lay"
-
-
-def _lay(state: ScopaState, move: Move, options: tuple[frozenset[Card], ...]) -> Move:
-    """A card laid to the table without taking: legal unless it must take."""
-    if options == NO_CAPTURE or not state.rules.compulsory_capture:
-        return move
-    raise IllegalMove(
-        Reason.MUST_TAKE,
-        "{card} must take ({takes}): taking is compulsory",
-        {"choices": ";".join(_take_text(t) for t in options)},
-        choices=tuple(Move(move.seat, move.card, take) for take in options),
-        card=move.card,
-        takes=_describe(options),
-    )
-
-
-def _why_not(state: ScopaState, move: Move, options: Sequence[frozenset[Card]]) -> IllegalMove:
-    rules, taken = state.rules, _take_text(move.take)
-    rank = RANK_OF[move.card]
-    if rules.fewest_cards and move.take in _captures(
-        rank, state.table, (rules.capture, rules.ace_takes_all, False)
-    ):
-        return IllegalMove(
-            Reason.MUST_TAKE_FEWEST_CARDS,
-            "{card} must take as few cards as it can ({takes}), not {taken}",
-            {"choices": ";".join(_take_text(t) for t in options)},
-            card=move.card,
-            takes=_describe(options),
-            taken=taken,
-        )
-    # MUST_TAKE_SAME_RANK names the Scopa rule a same-rank card blocks; under Cirulla
-    # that is a sum to the card's value, and an ace that takes all has no such rule:
-    # any other wrong take there is NO_SUCH_CAPTURE (docs/variants.md, Moves).
-    same_rank_rule = (
-        rules.capture is CaptureRule.SCOPA and not (rules.ace_takes_all and rank == ACE)
-    ) or sum(RANK_OF[c] for c in move.take) == rank
-    if same_rank_rule and any(len(t) == 1 and RANK_OF[next(iter(t))] == rank for t in options):
-        return IllegalMove(
-            Reason.MUST_TAKE_SAME_RANK,
-            "{card} must take a card of the same rank ({takes}), not {taken}",
-            card=move.card,
-            takes=_describe(options),
-            taken=taken,
-        )
-    if options == NO_CAPTURE:
-        return IllegalMove(
-            Reason.NO_SUCH_CAPTURE, "{card} cannot take anything here", card=move.card
-        )
-    return IllegalMove(
-        Reason.NO_SUCH_CAPTURE,
-        "{card} cannot take {taken}: it can take {takes}",
-        card=move.card,
-        taken=taken,
-        takes=_describe(options),
-    )
 
 
 def _take_text(take: frozenset[Card]) -> str:
@@ -539,91 +280,7 @@ def _describe(options: Sequence[frozenset[Card]]) -> Listing:
     return Listing((_take_text(t) for t in options), N_(" or "))
 
 
-# ---------------------------------------------------------------- playing
-
-
-def apply(
-    state: ScopaState, move: Move, entropy: int | None = None
-) -> tuple[ScopaState, list[Event]]:
-    """Play ``move``; return the new state and what happened.
-
-    ``entropy`` (64 bits) shuffles the cards a deal takes in a game started with
-    ``fresh=True``, and must then be given; seeded games ignore it.
-    """
-    seat, card, take, _ = resolve(state, move)
-    # One unpacking instead of a dozen attribute reads: this runs on every move.
-    (rules, dealer, hand_number, _, hands, table, stock, piles, sweeps, last_capture_side,
-     scores, rng_state, decks, _, revealed, declared, fresh, round_plays) = state  # fmt: skip
-    events: list[Event] = []
-    hand = hands[seat]
-    if rules.declarations and len(hand) == rules.hand_size:
-        # Declared when the first card of a fresh hand of three is played.
-        revealed, declared = _declare(state, seat, events)
-    if revealed and card in revealed:
-        revealed = tuple([c for c in revealed if c != card])
-    at = hand.index(card)
-    hands = (*hands[:seat], hand[:at] + hand[at + 1 :], *hands[seat + 1 :])
-    hands_empty = not any(hands)
-    events.append(_new(CardPlayed, (seat, card)))
-    if take:
-        side = last_capture_side = seat % 2 if rules.teams else seat
-        sweep = len(take) == len(table) and is_sweep(
-            rules, card, table, last_card=hands_empty and not stock
-        )
-        if len(take) == 1:  # the usual capture, by rank: cut the one card out
-            at = table.index(*take)
-            taken, table = table[at : at + 1], table[:at] + table[at + 1 :]
-        else:
-            taken = tuple([c for c in table if c in take])
-            table = tuple([c for c in table if c not in take])
-        piles = replace_at(piles, side, (*piles[side], card, *taken))
-        if sweep:
-            sweeps = replace_at(sweeps, side, sweeps[side] + 1)
-        events.append(_new(Capture, (seat, side, card, taken, sweep)))
-        play: tuple[Card, ...] = (card, *taken)
-    else:
-        table = (*table, card)
-        play = (card,)
-    round_plays = (*round_plays[1 - PLAYS_KEPT * rules.players :], play)
-    dealt_more = hands_empty and bool(stock)
-    if dealt_more:
-        round_plays = ()
-        # Every hand is empty and the stock is not: more each, nothing to the table.
-        if fresh:
-            stock = deal.fresh_order(stock, entropy)
-        hands, stock = deal.deal_round(stock, rules.players, dealer, rules.hand_size)
-        if fresh:
-            stock = deal.unordered(stock)
-    state = _new(
-        ScopaState,
-        (
-            rules,
-            dealer,
-            hand_number,
-            (seat + 1) % rules.players,
-            hands,
-            table,
-            stock,
-            piles,
-            sweeps,
-            last_capture_side,
-            scores,
-            rng_state,
-            decks,
-            None,
-            revealed,
-            declared,
-            fresh,
-            round_plays,
-        ),
-    )
-    if dealt_more:
-        events.extend(_deal_events(state, ()))
-    elif hands_empty:
-        if fresh:  # the next hand, if any, is shuffled with this move's entropy
-            state = state._replace(rng=deal.required_entropy(entropy))
-        return _end_hand(state, events)
-    return state, events
+# ---------------------------------------------------------------- rules of play
 
 
 def is_sweep(rules: ScopaRules, card: Card, table: Sequence[Card], last_card: bool) -> bool:
@@ -658,63 +315,6 @@ def judge_hand(hand: Sequence[Card]) -> tuple[str, int, int | None] | None:
     return None
 
 
-def _declare(
-    state: ScopaState, seat: int, events: list[Event]
-) -> tuple[tuple[Card, ...], tuple[int, ...]]:
-    hand = state.hands[seat]
-    judged = judge_hand(hand)
-    if judged is None:
-        return state.revealed, state.declared
-    kind, points, matta_value = judged
-    side = state.rules.side_of(seat)
-    events.append(Declaration(seat, side, kind, hand, points, matta_value))
-    declared = state.declared or (0,) * state.rules.sides
-    return (*state.revealed, *hand), replace_at(declared, side, declared[side] + points)
-
-
-def _end_hand(state: ScopaState, events: list[Event]) -> tuple[ScopaState, list[Event]]:
-    if state.table and state.last_capture_side is not None:
-        side = state.last_capture_side
-        events.append(LeftoversTaken(side, state.table))
-        piles = replace_at(state.piles, side, state.piles[side] + state.table)
-        state = state._replace(piles=piles, table=())
-    sides = score_hand(state.rules, state.piles, state.sweeps, state.declared)
-    return close_hand(state, sides, events, _start_hand, declared=(), round_plays=())
-
-
-# ---------------------------------------------------------------- seeing
-
-
-def status(state: ScopaState) -> Status:
-    return status_of("scopa", state)
-
-
-def view(state: ScopaState, seat: int) -> ScopaView:
-    """What ``seat`` may see: its hand, the table, the counts, the captured piles,
-    and the cards others declared."""
-    check_seat(seat, state.rules.players)
-    return ScopaView(
-        seat=seat,
-        side=state.rules.side_of(seat),
-        hand=state.hands[seat],
-        table=state.table,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        stock_size=len(state.stock),
-        piles=state.piles,
-        sweeps=state.sweeps,
-        status=status(state),
-        known=tuple(
-            () if other == seat else tuple(c for c in hand if c in state.revealed)
-            for other, hand in enumerate(state.hands)
-        ),
-        face=state.rules.face,
-        rules=state.rules,
-        last_capture_side=state.last_capture_side,
-        declared=state.declared,
-        round_plays=state.round_plays,
-    )
-
-
 # ---------------------------------------------------------------- the compact codec
 
 #: 4: the round's plays after the shown cards. Format 3 (without them) is still
@@ -722,7 +322,9 @@ def view(state: ScopaState, seat: int) -> ScopaView:
 #: progress survive the upgrade.
 _FORMAT = 4
 _FORMATS = (3, _FORMAT)
-_NONE = 0xFF
+#: The most declaration points a side can hold: a declaration shows three cards
+#: just dealt, so at most 13 decini in a hand.
+_MOST_DECLARED = DECINO_POINTS * (DECK_SIZE // 3)
 #: format, players, target, then the rules' enums, bool switches and re bello card.
 _RULES = struct.Struct(">BBHBBBBBBBHB")
 _PLAY = struct.Struct(">BIBBBQB")
@@ -742,275 +344,499 @@ def _encode_rules(rules: ScopaRules) -> bytes:
         rules.target,
         *(members.index(getattr(rules, name)) for name, members in _ENUMS),
         flags,
-        _NONE if rules.re_bello is None else rules.re_bello,
+        packing.NONE if rules.re_bello is None else rules.re_bello,
     )
 
 
-def _decode_rules(data: memoryview) -> ScopaRules:
-    return _rules_from_bytes(bytes(data[: _RULES.size]))
+class _Layout(NamedTuple):
+    """What a state's rules header says about the bytes after it."""
+
+    rules: ScopaRules
+    #: The play fields (:data:`_PLAY`) and each side's score and sweeps, one unpack.
+    fields: struct.Struct
+    #: The zones before the round's plays: hands, table, stock, piles, shown cards.
+    zones: int
+    #: Format 4: the round's plays follow the zones.
+    with_plays: bool
 
 
 @lru_cache(maxsize=256)
-def _rules_from_bytes(data: bytes) -> ScopaRules:
+def _layout(header: bytes) -> _Layout:
     # Cached: rules are immutable, and a server sees the same few again and again.
-    fmt, players, target, *enums, flags, re_bello = _RULES.unpack_from(data)
+    fmt, players, target, *enums, flags, re_bello = _RULES.unpack(header)
     if fmt not in _FORMATS:
         raise ValueError(f"unknown Scopa state format {fmt}")
     if flags >> len(_FLAGS):
         raise ValueError(f"unknown option bits {flags:#x}")
     values = {name: members[i] for (name, members), i in zip(_ENUMS, enums, strict=True)}
     values.update({name: bool(flags >> i & 1) is not old for i, (name, old) in enumerate(_FLAGS)})
-    return ScopaRules(
+    rules = ScopaRules(
         players=players,
         target=target,
-        re_bello=None if re_bello == _NONE else Card(re_bello),
+        re_bello=None if re_bello == packing.NONE else Card(re_bello),
         **values,
     )
+    fields = struct.Struct(_PLAY.format + packing.SIDE_FORMAT * rules.sides)
+    return _Layout(rules, fields, players + 3 + rules.sides, fmt == _FORMAT)
 
 
-def encode(state: ScopaState) -> bytes:
-    """The state as compact bytes (about 80 for two players)."""
-    out = bytearray(_encode_rules(state.rules))
-    out += _PLAY.pack(
-        state.dealer,
-        state.hand_number,
-        state.to_play,
-        _NONE if state.winner is None else state.winner,
-        _NONE if state.last_capture_side is None else state.last_capture_side,
-        state.rng,
-        state.fresh_draws,
-    )
-    packing.write_sides(out, state.scores, state.sweeps)
-    out.append(len(state.declared))
-    out += bytes(state.declared)
-    packing.write_zones(out, (*state.hands, state.table, state.stock, *state.piles, state.revealed))
-    out.append(len(state.round_plays))
-    packing.write_zones(out, state.round_plays)
-    packing.write_decks(out, state.decks)
-    return bytes(out)
+# ---------------------------------------------------------------- the state
 
 
-def decode(data: bytes) -> ScopaState:
-    """Read :func:`encode`'s bytes back; ``InvalidInput(STATE_CORRUPT)`` if they are not."""
-    return packing.decode_authentic(data, _read_whole, _decode, _inconsistencies)
+@dataclass(eq=True, kw_only=True, slots=True)
+class ScopaState(State[ScopaRules, ScopaView]):
+    """A game of Scopa between two moves: everything, hidden cards included."""
 
+    table: tuple[
+        Card, ...
+    ]  # in the order the cards came (a tuple: the capture search caches by it)
+    sweeps: list[int]  # this hand's sweeps by side
+    last_capture_side: int | None
+    revealed: list[Card] = field(
+        default_factory=list
+    )  # cards in hands everyone has seen (declared)
+    declared: list[int] = field(
+        default_factory=list
+    )  # this hand's declaration points by side; [] for none
+    #: This round's last plays, oldest first, at most :data:`PLAYS_KEPT` turns of
+    #: the table (a deque that drops the oldest by itself): each the card played,
+    #: then the cards it took in the table's order. Every seat saw them; a deal
+    #: starts them again.
+    round_plays: deque[tuple[Card, ...]] = field(default_factory=deque)
 
-class _Layout(NamedTuple):
-    """What the rules of a state say of the bytes after them."""
+    def __post_init__(self) -> None:
+        self.round_plays = deque(self.round_plays, maxlen=PLAYS_KEPT * self.rules.players)
 
-    rules: ScopaRules
-    fields: struct.Struct  # the play's fields, then each side's score and sweeps
-    with_plays: bool  # format 4: the round's plays follow the zones
-    players: int
-    sides: int
-
-
-@lru_cache(maxsize=256)
-def _layout(head: bytes) -> _Layout | None:
-    """The layout of a state whose first bytes are ``head``, or None when they name
-    no rules (cached: a server sees the same few rules again and again)."""
-    try:
-        rules = _rules_from_bytes(head)
-    except packing.UNREAD:
-        return None
-    fields = struct.Struct(_PLAY.format + "IB" * rules.sides)
-    return _Layout(rules, fields, head[0] == _FORMAT, rules.players, rules.sides)
-
-
-#: The most declaration points a side may hold: a declaration shows three cards
-#: just dealt, so at most 13 of them in a hand.
-_MOST_DECLARED = DECINO_POINTS * (DECK_SIZE // 3)
-
-
-def _read_whole(data: bytes) -> ScopaState | None:
-    """The state in ``data`` when it is whole: what :func:`_decode` reads, when
-    :func:`_inconsistencies` finds nothing wrong with it; else None."""
-    layout = _layout(data[: _RULES.size])
-    if layout is None:
-        return None
-    rules, fields, with_plays, players, sides = layout
-    dealer, hand_number, to_play, winner, last, rng_state, fresh, *counters = fields.unpack_from(
-        data, _RULES.size
-    )
-    scores, sweeps = tuple(counters[0::2]), tuple(counters[1::2])
-    pos = _RULES.size + fields.size
-    declared = tuple(data[pos + 1 : pos + 1 + data[pos]])
-    pos += 1 + len(declared)
-    span = packing.card_span(data, pos)
-    zones, end = packing.split_zones(data, span, pos, pos, players + 3 + sides)
-    revealed = zones[-1]
-    # The cards of the hands, the table, the stock and the piles: the zones' bytes
-    # but for their lengths and the shown cards'.
-    dealt_count = end - pos - len(zones) - len(revealed)
-    plays: list[tuple[Card, ...]] = []
-    if with_plays:
-        plays, end = packing.split_zones(data, span, pos, end + 1, data[end])
-    decks = packing.split_decks(data, end)
-    dealt = zones[:-1]
-    hands = tuple(zones[:players])
-    if (
-        decks is None
-        or fresh > 1
-        or len(declared) not in (0, sides)
-        or dealer >= players
-        or to_play >= players
-        or not 1 <= hand_number <= MAX_HAND_NUMBER
-        or max(scores) > MAX_SCORE
-        or max(sweeps) > DECK_SIZE
-        or (declared and max(declared) > _MOST_DECLARED)
-        or dealt_count != DECK_SIZE
-        or frozenset().union(*dealt) != packing.ALL_CARDS
-        or (winner != _NONE and winner >= sides)
-        or (last != _NONE and last >= sides)
-        or (revealed and not frozenset(revealed).issubset(chain(*hands)))
-    ):
-        return None
-    state: ScopaState = _new(
-        ScopaState,
-        (
-            rules,
-            dealer,
-            hand_number,
-            to_play,
-            hands,
-            zones[players],
-            zones[players + 1],
-            tuple(zones[players + 2 : -1]),
-            sweeps,
-            None if last == _NONE else last,
-            scores,
-            rng_state,
-            decks,
-            None if winner == _NONE else winner,
-            revealed,
-            declared,
-            bool(fresh),
-            tuple(plays),
-        ),
-    )
-    if not _hands_fit_turn(state) or (plays and not _round_plays_fit(state)):
-        return None
-    return state
-
-
-def _decode(data: memoryview) -> ScopaState:
-    rules = _decode_rules(data)
-    dealer, hand_number, to_play, winner, last, rng_state, fresh = _PLAY.unpack_from(
-        data, _RULES.size
-    )
-    if fresh > 1:
-        raise ValueError("the fresh-draws flag is neither 0 nor 1")
-    pos = _RULES.size + _PLAY.size
-    scores, sweeps, pos = packing.read_sides(data, pos, rules.sides)
-    declared = tuple(data[pos + 1 : pos + 1 + data[pos]])
-    if len(declared) not in (0, rules.sides):
-        raise ValueError("declarations do not match the sides")
-    pos += 1 + len(declared)
-    players = rules.players
-    zones, pos = packing.read_zones(data, pos, players + 3 + rules.sides)
-    round_plays: list[tuple[Card, ...]] = []
-    if data[0] == _FORMAT:
-        round_plays, pos = packing.read_zones(data, pos + 1, data[pos])
-    decks = packing.read_decks(data, pos)
-    if not (0 <= dealer < players and 0 <= to_play < players):
-        raise ValueError("seat out of range")
-    return ScopaState(
-        rules=rules,
-        dealer=dealer,
-        hand_number=hand_number,
-        to_play=to_play,
-        hands=tuple(zones[:players]),
-        table=zones[players],
-        stock=zones[players + 1],
-        piles=tuple(zones[players + 2 : players + 2 + rules.sides]),
-        sweeps=sweeps,
-        last_capture_side=None if last == _NONE else last,
-        scores=scores,
-        rng=rng_state,
-        decks=decks,
-        winner=None if winner == _NONE else winner,
-        revealed=zones[-1],
-        declared=declared,
-        fresh_draws=bool(fresh),
-        round_plays=tuple(round_plays),
-    )
-
-
-def _out_of_range(state: ScopaState) -> list[Text]:
-    """Every counter of a decoded state within what a game can reach (seats are checked
-    on reading, cards by the 40-card check)."""
-    # A declaration shows three cards just dealt: at most 13 of them in a hand.
-    declarations = DECK_SIZE // 3
-    return [
-        *counters_out_of_range(state),
-        *outside("sweeps", state.sweeps, 0, DECK_SIZE),
-        *outside("declaration points", state.declared, 0, DECINO_POINTS * declarations),
-    ]
-
-
-def _inconsistencies(state: ScopaState) -> list[Text]:
-    """What makes the state one no game can reach, so that no later call trips on it."""
-    sides = state.rules.sides
-    problems = _out_of_range(state)
-    cards = [c for zone in (*state.hands, state.table, state.stock, *state.piles) for c in zone]
-    if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
-        problems.append(Text("the 40 cards are not there once each"))
-    if state.winner is not None and not 0 <= state.winner < sides:
-        problems.append(Text("winner out of range"))
-    if state.last_capture_side is not None and not 0 <= state.last_capture_side < sides:
-        problems.append(Text("last capturing side out of range"))
-    if not set(state.revealed) <= {c for hand in state.hands for c in hand}:
-        problems.append(Text("a shown card is not in a hand"))
-    if not _hands_fit_turn(state):
-        problems.append(Text("hand sizes do not fit the turn"))
-    if state.round_plays and not _round_plays_fit(state):
-        problems.append(Text("the round's plays do not fit the cards played"))
-    return problems
-
-
-def _round_plays_fit(state: ScopaState) -> bool:
-    """As many plays as cards played since the deal (at most the turns kept),
-    each a card, then what it took; their cards on the table or in a pile, each
-    played once."""
-    rules, plays = state.rules, state.round_plays
-    played = rules.players * rules.hand_size - sum(map(len, state.hands))
-    kept = min(played, PLAYS_KEPT * rules.players)
-    if state.game_over or len(plays) != kept or not all(plays):
-        return False
-    shown = frozenset(state.table).union(*state.piles)
-    return len({play[0] for play in plays}) == len(plays) and shown.issuperset(chain(*plays))
-
-
-def _hands_fit_turn(state: ScopaState) -> bool:
-    """The seats that already played this round (from the seat after the dealer up
-    to the seat to play) hold one card fewer than the others; at the end, none."""
-    if state.game_over:
-        return not any(state.hands)
-    players = state.rules.players
-    leader = (state.dealer + 1) % players
-    return hands_fit(state.hands, state.to_play, leader, (state.to_play - leader) % players)
-
-
-# ---------------------------------------------------------------- the registry entry
-
-
-SCOPA = Game(
-    name="scopa",
-    title="Scopa",
-    description=N_(
+    name = "scopa"
+    title = "Scopa"
+    description = N_(
         "The Italian fishing game and its family: take by rank, by sum or by fifteen, "
         "sweep the table."
-    ),
-    player_counts=PLAYER_COUNTS,
-    options=catalog(ScopaRules),
-    new_game=new_game,
-    legal_moves=legal_moves,
-    resolve=resolve,
-    apply=apply,
-    view=view,
-    status=status,
-    encode=encode,
-    decode=decode,
-    make_rules=ScopaRules.preset,
-    bots="mazzo.engine.players.fast_scopa",
-)
+    )
+    player_counts = PLAYER_COUNTS
+    tag = 1
+    bots = "mazzo.engine.players.fast_scopa"
+    # A variant's presets first, then the options given.
+    rules_type = ScopaRules.preset
+    options = catalog(ScopaRules)
+
+    # ------------------------------------------------------------ dealing
+
+    def deal(self, dealer: int, events: list[Event]) -> None:
+        """A hand: the table dealt again while the rules send it back, the dealer's
+        side takes a first table worth a sweep (Escoba, Cirulla)."""
+        rules = self.rules
+        while True:
+            deck = self.next_deck()
+            hands, rest = deal.deal_round(deck, rules.players, dealer, rules.hand_size)
+            table, stock = rest[: rules.table_size], rest[rules.table_size :]
+            if not _void_table(rules, table):
+                break
+            events.append(Redeal(dealer, table))
+        if self.fresh_draws:  # keep nothing that orders the cards still to come
+            stock, self.rng = deal.unordered(stock), 0
+        self.dealer, self.hand_number = dealer, self.hand_number + 1
+        self.to_play = (dealer + 1) % rules.players
+        self.hands, self.table, self.stock = [list(hand) for hand in hands], table, list(stock)
+        self.piles = [[] for _ in range(rules.sides)]
+        self.sweeps = [0] * rules.sides
+        self.last_capture_side = None
+        self.revealed, self.declared = [], []
+        self.round_plays = deque(maxlen=PLAYS_KEPT * rules.players)
+        events += deal.deal_events(self.hand_number, dealer, table, hands, len(stock))
+        bonus = first_table_sweeps(rules.first_table_bonus, table, rules.matta_wild_in_first_table)
+        if bonus:
+            side = rules.side_of(dealer)
+            events.append(FirstTableTaken(dealer, side, table, bonus))
+            self.table, self.piles[side], self.sweeps[side] = (), list(table), bonus
+            self.last_capture_side = side
+
+    # ------------------------------------------------------------ moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to play, takings spelled out."""
+        if self.winner is not None:
+            return []
+        rules = self.rules
+        seat, table, key = self.to_play, self.table, rules.capture_key
+        if not rules.compulsory_capture:
+            return self._moves_with_lays()
+        return [
+            _new(Move, (seat, card, take, False))
+            for card in self.hands[seat]
+            for take in _captures(RANK_OF[card], table, key)
+        ]
+
+    def _moves_with_lays(self) -> list[Move]:
+        """Capture optional: each card's takings, then its lay where it could take."""
+        seat, table, key = self.to_play, self.table, self.rules.capture_key
+        moves = []
+        for card in self.hands[seat]:
+            takes = _captures(RANK_OF[card], table, key)
+            moves += [_new(Move, (seat, card, take, False)) for take in takes]
+            if takes is not NO_CAPTURE:
+                moves.append(_new(Move, (seat, card, _NOTHING, True)))
+        return moves
+
+    def _options(self, card: Card) -> tuple[frozenset[Card], ...]:
+        return _captures(RANK_OF[card], self.table, self.rules.capture_key)
+
+    def resolve(self, move: Move) -> Move:
+        """Check ``move`` and return it with its taking filled in.
+
+        Raises :class:`IllegalMove` (or :class:`InvalidInput` for a seat that does
+        not exist) saying why not.
+        """
+        # The legal moves' path, checked first because it is the common one.
+        seat, card, take, lay = move
+        if (
+            seat == self.to_play
+            and self.winner is None
+            and card in self.hands[seat]
+            and take in _captures(RANK_OF[card], self.table, self.rules.capture_key)
+            and not lay  # a lay's take is empty: a lay that could take goes the long way
+        ):
+            return move
+        if lay and take:
+            raise InvalidInput(
+                Reason.LAY_WITH_TAKE,
+                "{card} cannot be laid and take {take}",
+                card=card,
+                take=_take_text(take),
+            )
+        check_turn(
+            move,
+            players=self.rules.players,
+            to_play=self.to_play,
+            hand=self.hands[move.seat] if 0 <= move.seat < self.rules.players else (),
+            game_over=self.game_over,
+        )
+        options = self._options(move.card)
+        if lay:
+            return self._lay(move, options)
+        absent = sorted(move.take.difference(self.table))
+        if absent:
+            raise IllegalMove(
+                Reason.CARD_NOT_ON_TABLE, "{cards} not on the table", cards=format_cards(absent)
+            )
+        if not move.take:
+            return self._taking_left_out(move, options)
+        raise self._why_not(move, options)
+
+    def _taking_left_out(self, move: Move, options: tuple[frozenset[Card], ...]) -> Move:
+        """A move that leaves its taking out: the one it may make, else which to say."""
+        compulsory = self.rules.compulsory_capture
+        if len(options) == 1 and (compulsory or options == NO_CAPTURE):
+            return move._replace(take=options[0])
+        choices = tuple(Move(move.seat, move.card, take) for take in options)
+        texts = [_take_text(t) for t in options]
+        if not compulsory:  # laying it is a choice too
+            choices += (Move(move.seat, move.card, _NOTHING, True),)
+            texts.append(LAY_TEXT)
+        template = (
+            N_("{card} can take {takes}: say which")
+            if compulsory
+            else N_("{card} can take {takes} or be laid: say which")
+        )
+        raise IllegalMove(
+            Reason.CAPTURE_CHOICE_REQUIRED,
+            template,
+            {"choices": ";".join(texts)},
+            choices=choices,
+            card=move.card,
+            takes=_describe(options),
+        )
+
+    def _lay(self, move: Move, options: tuple[frozenset[Card], ...]) -> Move:
+        """A card laid to the table without taking: legal unless it must take."""
+        if options == NO_CAPTURE or not self.rules.compulsory_capture:
+            return move
+        raise IllegalMove(
+            Reason.MUST_TAKE,
+            "{card} must take ({takes}): taking is compulsory",
+            {"choices": ";".join(_take_text(t) for t in options)},
+            choices=tuple(Move(move.seat, move.card, take) for take in options),
+            card=move.card,
+            takes=_describe(options),
+        )
+
+    def _why_not(self, move: Move, options: Sequence[frozenset[Card]]) -> IllegalMove:
+        rules, taken = self.rules, _take_text(move.take)
+        rank = RANK_OF[move.card]
+        if rules.fewest_cards and move.take in _captures(
+            rank, self.table, (rules.capture, rules.ace_takes_all, False)
+        ):
+            return IllegalMove(
+                Reason.MUST_TAKE_FEWEST_CARDS,
+                "{card} must take as few cards as it can ({takes}), not {taken}",
+                {"choices": ";".join(_take_text(t) for t in options)},
+                card=move.card,
+                takes=_describe(options),
+                taken=taken,
+            )
+        # MUST_TAKE_SAME_RANK names the Scopa rule a same-rank card blocks; under Cirulla
+        # that is a sum to the card's value, and an ace that takes all has no such rule:
+        # any other wrong take there is NO_SUCH_CAPTURE (docs/variants.md, Moves).
+        same_rank_rule = (
+            rules.capture is CaptureRule.SCOPA and not (rules.ace_takes_all and rank == ACE)
+        ) or sum(RANK_OF[c] for c in move.take) == rank
+        if same_rank_rule and any(len(t) == 1 and RANK_OF[next(iter(t))] == rank for t in options):
+            return IllegalMove(
+                Reason.MUST_TAKE_SAME_RANK,
+                "{card} must take a card of the same rank ({takes}), not {taken}",
+                card=move.card,
+                takes=_describe(options),
+                taken=taken,
+            )
+        if options == NO_CAPTURE:
+            return IllegalMove(
+                Reason.NO_SUCH_CAPTURE, "{card} cannot take anything here", card=move.card
+            )
+        return IllegalMove(
+            Reason.NO_SUCH_CAPTURE,
+            "{card} cannot take {taken}: it can take {takes}",
+            card=move.card,
+            taken=taken,
+            takes=_describe(options),
+        )
+
+    # ------------------------------------------------------------ playing
+
+    def step(
+        self, move: Move, events: list[Event] | None = None, entropy: int | None = None
+    ) -> None:
+        """The card leaves the hand and takes its taking (an empty one lays it: the
+        move is read as given, nothing filled in); once every hand is empty the
+        stock deals again, and at the hand's end the table's leftovers go to the
+        side that took last."""
+        seat, card, take, _ = move
+        rules = self.rules
+        hand = self.hands[seat]
+        if rules.declarations and len(hand) == rules.hand_size:
+            # Declared when the first card of a fresh hand of three is played.
+            self._declare(seat, events)
+        if self.revealed and card in self.revealed:
+            self.revealed.remove(card)
+        hand.remove(card)
+        last_of_round = not hand and not any(self.hands)
+        if events is not None:
+            events.append(_new(CardPlayed, (seat, card)))
+        table = self.table
+        if take:
+            side = self.last_capture_side = seat % 2 if rules.teams else seat
+            sweep = len(take) == len(table) and is_sweep(
+                rules, card, table, last_card=last_of_round and not self.stock
+            )
+            if len(take) == 1:  # the usual capture, by rank: cut the one card out
+                at = table.index(*take)
+                taken, self.table = table[at : at + 1], table[:at] + table[at + 1 :]
+            else:
+                taken = tuple([c for c in table if c in take])
+                self.table = tuple([c for c in table if c not in take])
+            pile = self.piles[side]
+            pile.append(card)
+            pile += taken
+            if sweep:
+                self.sweeps[side] += 1
+            if events is not None:
+                events.append(_new(Capture, (seat, side, card, taken, sweep)))
+            play: tuple[Card, ...] = (card, *taken)
+        else:
+            self.table = (*table, card)
+            play = (card,)
+        self.to_play = (seat + 1) % rules.players
+        self.round_plays.append(play)
+        if last_of_round:
+            if self.stock:
+                self._deal_round(events, entropy)
+            else:
+                self._take_leftovers(events)
+
+    def _deal_round(self, events: list[Event] | None, entropy: int | None) -> None:
+        """Every hand is empty and the stock is not: more each, nothing to the table."""
+        rules, stock = self.rules, tuple(self.stock)
+        if self.fresh_draws:
+            stock = deal.fresh_order(stock, entropy)
+        hands, rest = deal.deal_round(stock, rules.players, self.dealer, rules.hand_size)
+        self.hands = [list(hand) for hand in hands]
+        self.stock = list(deal.unordered(rest) if self.fresh_draws else rest)
+        self.round_plays.clear()
+        if events is not None:
+            events += deal.deal_events(self.hand_number, self.dealer, (), hands, len(rest))
+
+    def _take_leftovers(self, events: list[Event] | None) -> None:
+        """The hand's last card is played: the table goes to the side that took last."""
+        side = self.last_capture_side
+        if self.table and side is not None:
+            if events is not None:
+                events.append(LeftoversTaken(side, self.table))
+            self.piles[side] += self.table
+            self.table = ()
+
+    def _declare(self, seat: int, events: list[Event] | None) -> None:
+        """Cirulla: a hand of three worth a declaration is shown, its points counted."""
+        hand = self.hands[seat]
+        judged = judge_hand(hand)
+        if judged is None:
+            return
+        kind, points, matta_value = judged
+        side = self.rules.side_of(seat)
+        if events is not None:
+            events.append(Declaration(seat, side, kind, tuple(hand), points, matta_value))
+        if not self.declared:
+            self.declared = [0] * self.rules.sides
+        self.declared[side] += points
+        self.revealed += hand
+
+    @property
+    def hand_over(self) -> bool:
+        # The seat to play holds no card only once every hand is empty, the
+        # stock too (an empty round with a stock deals again within the move).
+        return not self.hands[self.to_play]
+
+    def hand_scores(self) -> tuple[SideScore, ...]:
+        return score_hand(self.rules, self.piles, self.sweeps, self.declared)
+
+    def match_won(self) -> None:
+        self.declared = []
+        self.round_plays.clear()
+
+    # ------------------------------------------------------------ seeing
+
+    def view(self, seat: int) -> ScopaView:
+        """What ``seat`` may see: its hand, the table, the counts, the captured piles,
+        and the cards others declared."""
+        check_seat(seat, self.rules.players)
+        revealed = self.revealed
+        return ScopaView(
+            seat=seat,
+            side=self.rules.side_of(seat),
+            hand=tuple(self.hands[seat]),
+            table=self.table,
+            hand_sizes=tuple(map(len, self.hands)),
+            stock_size=len(self.stock),
+            piles=tuple(map(tuple, self.piles)),
+            sweeps=tuple(self.sweeps),
+            status=self.status(),
+            known=tuple(
+                () if other == seat else tuple(c for c in hand if c in revealed)
+                for other, hand in enumerate(self.hands)
+            ),
+            face=self.rules.face,
+            rules=self.rules,
+            last_capture_side=self.last_capture_side,
+            declared=tuple(self.declared),
+            round_plays=tuple(self.round_plays),
+        )
+
+    # ------------------------------------------------------------ the compact codec
+
+    def encode(self) -> bytes:
+        """The state as compact bytes (about 80 for two players)."""
+        out = bytearray(_encode_rules(self.rules))
+        out += _PLAY.pack(
+            self.dealer,
+            self.hand_number,
+            self.to_play,
+            packing.NONE if self.winner is None else self.winner,
+            packing.NONE if self.last_capture_side is None else self.last_capture_side,
+            self.rng,
+            self.fresh_draws,
+        )
+        packing.write_sides(out, self.scores, self.sweeps)
+        out.append(len(self.declared))
+        out += bytes(self.declared)
+        packing.write_zones(out, (*self.hands, self.table, self.stock, *self.piles, self.revealed))
+        out.append(len(self.round_plays))
+        packing.write_zones(out, self.round_plays)
+        packing.write_decks(out, self.decks)
+        return bytes(out)
+
+    @classmethod
+    def read_unchecked(cls, data: bytes) -> ScopaState:
+        # On every call's path: one unpack for the fixed fields, one pass of C that
+        # maps the zones' bytes to cards, slots set without the keyword __init__.
+        # A byte that is no card reads as None, which inconsistencies() refuses.
+        rules, fields, zones_count, with_plays = _layout(data[: _RULES.size])
+        dealer, hand_number, to_play, winner, last, rng_state, fresh, *counters = (
+            fields.unpack_from(data, _RULES.size)
+        )
+        if fresh > 1:
+            raise ValueError("the fresh-draws flag is neither 0 nor 1")
+        pos = _RULES.size + fields.size
+        declared = list(data[pos + 1 : pos + 1 + data[pos]])
+        if len(declared) not in (0, rules.sides):
+            raise ValueError("declarations do not match the sides")
+        pos += 1 + len(declared)
+        span = packing.card_span(data, pos)
+        zones, end = packing.split_zones(data, span, pos, pos, zones_count)
+        round_plays: Sequence[tuple[Card, ...]] = ()
+        if with_plays:
+            round_plays, end = packing.split_zones(data, span, pos, end + 1, data[end])
+        players = rules.players
+        if not (dealer < players and to_play < players):
+            raise ValueError("seat out of range")
+        state = object.__new__(cls)
+        state.rules = rules
+        state.dealer = dealer
+        state.hand_number = hand_number
+        state.to_play = to_play
+        state.hands = list(map(list, zones[:players]))
+        state.table = zones[players]
+        state.stock = list(zones[players + 1])
+        state.piles = list(map(list, zones[players + 2 : -1]))
+        state.scores = tuple(counters[0::2])
+        state.sweeps = counters[1::2]
+        state.last_capture_side = None if last == packing.NONE else last
+        state.rng = rng_state
+        state.decks = packing.read_decks(data, end)
+        state.winner = None if winner == packing.NONE else winner
+        state.revealed = list(zones[-1])
+        state.declared = declared
+        state.fresh_draws = bool(fresh)
+        state.round_plays = deque(round_plays, maxlen=PLAYS_KEPT * players)
+        return state
+
+    def inconsistencies(self) -> list[Text]:
+        """What makes the state one no game can reach, so that no later call trips on it."""
+        problems = self.counters_out_of_range()
+        problems += outside("sweeps", self.sweeps, 0, DECK_SIZE)
+        if self.declared:
+            # A declaration shows three cards just dealt: at most 13 of them in a hand.
+            problems += outside("declaration points", self.declared, 0, _MOST_DECLARED)
+        zones = (*self.hands, self.table, self.stock, *self.piles)
+        if sum(map(len, zones)) != DECK_SIZE or frozenset().union(*zones) != packing.ALL_CARDS:
+            problems.append(Text("the {count} cards are not there once each", count=DECK_SIZE))
+        sides = self.rules.sides
+        if self.winner is not None and not 0 <= self.winner < sides:
+            problems.append(Text("winner out of range"))
+        if self.last_capture_side is not None and not 0 <= self.last_capture_side < sides:
+            problems.append(Text("last capturing side out of range"))
+        if self.revealed and not set(self.revealed).issubset(chain(*self.hands)):
+            problems.append(Text("a shown card is not in a hand"))
+        if not self._hands_fit_turn():
+            problems.append(Text("hand sizes do not fit the turn"))
+        if self.round_plays and not self._round_plays_fit():
+            problems.append(Text("the round's plays do not fit the cards played"))
+        return problems
+
+    def _round_plays_fit(self) -> bool:
+        """As many plays as cards played since the deal (at most the turns kept),
+        each a card, then what it took; their cards on the table or in a pile, each
+        played once."""
+        plays, players = self.round_plays, self.rules.players
+        played = players * self.rules.hand_size - sum(map(len, self.hands))
+        if self.winner is not None or len(plays) != min(played, PLAYS_KEPT * players):
+            return False
+        if not all(plays) or len(set(map(itemgetter(0), plays))) != len(plays):
+            return False
+        return frozenset(self.table).union(*self.piles).issuperset(chain(*plays))
+
+    def _hands_fit_turn(self) -> bool:
+        """The seats that already played this round (from the seat after the dealer up
+        to the seat to play) hold one card fewer than the others; at the end, none."""
+        if self.game_over:
+            return not any(self.hands)
+        players = self.rules.players
+        leader = (self.dealer + 1) % players
+        return hands_fit(self.hands, self.to_play, leader, (self.to_play - leader) % players)

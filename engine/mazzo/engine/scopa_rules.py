@@ -135,6 +135,9 @@ class ScopaRules:
     )
     #: Whether seats play in two teams (4 and 6 players): read on every capture.
     teams: bool = field(init=False, repr=False, compare=False, hash=False)
+    #: The cards a hand is dealt, and the table (the deal's): read on every move.
+    hand_size: int = field(init=False, repr=False, compare=False, hash=False)
+    table_size: int = field(init=False, repr=False, compare=False, hash=False)
     #: The hash, worked out once: rules key caches that every move reads (the
     #: state codec's), and hashing seventeen fields each time cost more than the look-up.
     _hash: int = field(init=False, repr=False, compare=False, hash=False)
@@ -150,6 +153,8 @@ class ScopaRules:
         key = (self.capture, self.ace_takes_all, self.fewest_cards)
         object.__setattr__(self, "capture_key", key)
         object.__setattr__(self, "teams", self.players in (4, 6))
+        object.__setattr__(self, "hand_size", DEAL_SIZES[self.deal][0])
+        object.__setattr__(self, "table_size", DEAL_SIZES[self.deal][1])
         compared = tuple(getattr(self, f.name) for f in fields(self) if f.compare)
         object.__setattr__(self, "_hash", hash(compared))
 
@@ -157,13 +162,15 @@ class ScopaRules:
         return self._hash
 
     @classmethod
-    def preset(cls, variant: Variant | str = Variant.SCOPA, **overrides: Any) -> ScopaRules:
+    def preset(cls, variant: Variant | str = Variant.SCOPA, **overrides: object) -> ScopaRules:
         """The rules of ``variant``, with the switches in ``overrides`` set by the caller."""
         chosen = options.enum_value("variant", Variant, variant)
         unknown = sorted(set(overrides) - {f.name for f in fields(cls) if f.init})
         if unknown:
             options.refuse(unknown[0], "no Scopa option {given}", given=repr(unknown[0]))
-        values = {**_PRESETS[chosen], **overrides, "variant": chosen}
+        # Options by name, of as many types as the rules' fields: no dict's type but
+        # this one matches them field by field; the rules check each value (options.check).
+        values: dict[str, Any] = {**_PRESETS[chosen], **overrides, "variant": chosen}
         if values.get("deal") == DealRule.SCOPONE_TEN:
             # No first table: the redeal switches are off unless the caller set them.
             for name in ("redeal_kings", "redeal_aces"):
@@ -174,14 +181,6 @@ class ScopaRules:
         if "players" not in overrides:
             values["players"] = DEFAULT_PLAYERS[chosen]
         return cls(**values)
-
-    @property
-    def hand_size(self) -> int:
-        return DEAL_SIZES[self.deal][0]
-
-    @property
-    def table_size(self) -> int:
-        return DEAL_SIZES[self.deal][1]
 
     @property
     def sides(self) -> int:
@@ -197,7 +196,7 @@ ENUM_FIELDS = options.enum_fields(ScopaRules)
 BOOL_FIELDS = options.bool_fields(ScopaRules)
 
 #: What each variant changes from plain Scopa (docs/variants.md, the presets table).
-_PRESETS: dict[Variant, dict[str, Any]] = {
+_PRESETS: dict[Variant, dict[str, object]] = {
     Variant.SCOPA: {},
     Variant.SCOPONE_SCIENTIFICO: {
         "deal": DealRule.SCOPONE_TEN,
@@ -257,7 +256,7 @@ DEFAULT_PLAYERS: dict[Variant, int] = {
 }
 
 
-def preset_values(variant: Variant) -> dict[str, Any]:
+def preset_values(variant: Variant) -> dict[str, object]:
     """Every switch of ``variant`` (its changes over the plain defaults)."""
     return dict(_PRESETS[variant])
 

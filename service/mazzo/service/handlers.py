@@ -275,7 +275,7 @@ class EngineHandlers:
         clock = table.clock
         if clock is None:
             return table
-        over = table.forfeited_side is not None or game.status(state).seat_to_play is None
+        over = table.forfeited_side is not None or state.status().seat_to_play is None
         deadline_ms = 0 if over else self._now_ms() + clock.move_seconds * 1000
         return table._replace(clock=clock._replace(deadline_ms=deadline_ms))
 
@@ -306,11 +306,11 @@ class EngineHandlers:
         """A player's move for ``seat`` (the seat to play), from that seat's view only:
         what Suggest answers and what a computer seat plays."""
         # The player gets the seat's view, never the state (docs/bots.md).
-        seen = game.view(state, seat)
+        seen = state.view(seat)
         chosen = self._think(
             level,
             seen,
-            game.legal_moves(state),
+            state.legal_moves(),
             simulations,
             arrived + budget_ms / 1000 if deadline is None else deadline,
             seed,
@@ -326,7 +326,7 @@ class EngineHandlers:
         arrived = now()
         budget_ms = computer.budget_ms
         if randomness.derived:  # a retry must think the same: simulations decide
-            seen = game.view(state, computer.seat)
+            seen = state.view(computer.seat)
             simulations = counted_simulations(computer.level, seen, budget_ms)
             deadline = arrived + RETRY_TIME_LIMIT_SECONDS
         else:
@@ -358,11 +358,13 @@ class EngineHandlers:
     ) -> tuple[Any, Table, list[Event], int]:
         """Play the computer seats until a person's seat is to play or the game ends;
         with ``for_late_seat`` first the seat to play if its time ran out (Advance).
-        Returns the state, the table, the events and the number of moves played."""
+        Returns the state (a copy: the caller's may be shared), the table, the
+        events and the number of moves played."""
         events: list[Event] = []
         moves = 0
+        state = state.clone()
         while table.forfeited_side is None:
-            to_play = game.status(state).seat_to_play
+            to_play = state.status().seat_to_play
             if to_play is None:
                 break
             computer = table.computer(to_play)
@@ -374,7 +376,7 @@ class EngineHandlers:
                 if on_timeout == FORFEIT:
                     lost = state.rules.side_of(to_play)
                     table = table._replace(forfeited_side=lost)
-                    events += _forfeit_events(game.status(state).scores, to_play, lost)
+                    events += _forfeit_events(state.status().scores, to_play, lost)
                     break
                 budget = min(DEFAULT_SUGGEST_MS, self._max_suggest_ms)
                 computer = ComputerSeat(to_play, on_timeout, budget)
@@ -382,9 +384,7 @@ class EngineHandlers:
             began = time.perf_counter()
             move = self._computer_move(game, state, computer, randomness)
             with _rule_errors():
-                state, played = game.apply(
-                    state, move, randomness.next_u64() if state.fresh_draws else None
-                )
+                played = state.apply(move, randomness.next_u64() if state.fresh_draws else None)
             self._count_move(game.name, "applied", began)
             events.extend(played)
             moves += 1
@@ -461,7 +461,7 @@ class EngineHandlers:
                 Text("seat {seat} is played by the server", seat=move.seat),
                 {"seat": str(move.seat)},
             )
-        if move.seat == game.status(record.state).seat_to_play and self._late(table):
+        if move.seat == record.state.status().seat_to_play and self._late(table):
             clock = table.clock
             assert clock is not None
             template = (
@@ -567,7 +567,8 @@ class EngineHandlers:
         try:
             # A game without a seed deals and draws with fresh randomness, drawn here.
             entropy = randomness.next_u64() if state.fresh_draws else None
-            state, events = game.apply(state, move, entropy)
+            state = state.clone()  # the remembered state stays as its token says
+            events = state.apply(move, entropy)
         except IllegalMove as error:
             self._count_move(game.name, "refused", arrived)
             raise ApiError.from_rule_error(error) from error
@@ -623,7 +624,7 @@ class EngineHandlers:
             message = refusal.localized()
             return pb.ValidateResponse(legal=False, reason=refusal.reason, message=message)
         try:
-            game.resolve(record.state, move)
+            record.state.resolve(move)
         except IllegalMove as error:
             self._count_move(game.name, "illegal", arrived)
             return pb.ValidateResponse(
@@ -640,9 +641,8 @@ class EngineHandlers:
     def legal_moves(self, request: pb.LegalMovesRequest) -> pb.LegalMovesResponse:
         record = self._open(request.state)
         state = record.state
-        game = game_of(state)
         scope = self._seat_scope(request, record)
-        status = game.status(state)
+        status = state.status()
         if status.seat_to_play is None or record.table.forfeited_side is not None:
             raise ApiError.from_rule_error(IllegalMove(Reason.GAME_OVER, N_("the game is over")))
         # The moves show the hand of the seat to play: only that seat may list them.
@@ -653,7 +653,7 @@ class EngineHandlers:
         )
         return pb.LegalMovesResponse(
             seat=status.seat_to_play,
-            moves=[codec.move_to_pb(m) for m in game.legal_moves(state)],
+            moves=[codec.move_to_pb(m) for m in state.legal_moves()],
         )
 
     def view(self, request: pb.ViewRequest) -> pb.ViewResponse:
@@ -670,7 +670,7 @@ class EngineHandlers:
                 N_("seat {scope}'s credential may not view seat {seat}"),
             )
             with _rule_errors():
-                seen = game.view(state, request.seat)
+                seen = state.view(request.seat)
             response = pb.ViewResponse(view=codec.view_to_pb(seen))
         _write_version(response.view.status, record.game_id, record.ply)
         _write_table(response.view.status, record.table)
@@ -696,7 +696,7 @@ class EngineHandlers:
         budget_ms = min(request.budget_ms or DEFAULT_SUGGEST_MS, self._max_suggest_ms)
         with _rule_errors():
             check_seat(request.seat, state.rules.players)
-            to_play = game.status(state).seat_to_play
+            to_play = state.status().seat_to_play
             if to_play is None or record.table.forfeited_side is not None:
                 raise IllegalMove(Reason.GAME_OVER, N_("the game is over"))
             if request.seat != to_play:
@@ -877,7 +877,7 @@ def _rfc3339(epoch_ms: int) -> str:
 def _write_status(
     message: pb.Status, game: Game, state: Any, game_id: bytes, ply: int, table: Table = NO_TABLE
 ) -> None:
-    codec.write_status(message, game.status(state))
+    codec.write_status(message, state.status())
     _write_version(message, game_id, ply)
     _write_table(message, table)
 

@@ -22,7 +22,7 @@ from mazzo.engine import Game
 def public_view(game: Game, state: Any) -> Any:
     """The view of no seat: every seat's view with what differs between them blanked."""
     players = state.rules.players
-    views = [game.view(state, seat) for seat in range(players)]
+    views = [state.view(seat) for seat in range(players)]
     first = views[0]
     changes: dict[str, Any] = {}
     for field in dataclasses.fields(first):

@@ -27,7 +27,7 @@ import grpc
 from mazzo.engine import InvalidInput, Reason, dump_state, load_state
 from mazzo.engine.errors import Text
 from mazzo.engine.events import Event
-from mazzo.engine.game import outside
+from mazzo.engine.state import outside
 from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.table import NO_TABLE, Table, dump_table, load_table
 

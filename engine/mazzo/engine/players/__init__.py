@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from mazzo.engine.game import Move
 from mazzo.engine.players import greedy, montecarlo, random_player, world_search
 from mazzo.engine.players.base import Budget, Player, Suggestion
 from mazzo.engine.players.games import bots_for
+from mazzo.engine.state import View
 
 #: By level name, weakest first.
 PLAYERS: dict[str, Player] = {
@@ -57,13 +57,13 @@ __all__ = [
 
 
 def suggest(
-    level: str, view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
+    level: str, view: View, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
 ) -> Suggestion:
     """The move the player named ``level`` chooses (``KeyError`` for an unknown one)."""
     return PLAYERS[level](view, legal_moves, budget, rng)
 
 
-def counted_simulations(level: str, view: Any, milliseconds: float) -> int:
+def counted_simulations(level: str, view: View, milliseconds: float) -> int:
     """The simulations ``level`` runs for ``milliseconds`` of budget where a count
     must bound it instead of the clock (0 for a level that does not search):
     the expert's worlds where its game searches them, else play-outs."""

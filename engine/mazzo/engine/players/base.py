@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol
 
-from mazzo.engine.events import Event
 from mazzo.engine.game import Move
+from mazzo.engine.state import View
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,15 +59,5 @@ class Suggestion(NamedTuple):
 
 class Player(Protocol):
     def __call__(
-        self, view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
+        self, view: View, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
     ) -> Suggestion: ...
-
-
-@dataclass
-class Trace:
-    """What a fast play-out did (mazzo.engine.players.fast_scopa, fast_tressette), for
-    the tests that hold it to the engine: every move it played, and the events the
-    engine tells of what the play-out works out itself, as the engine would tell them."""
-
-    moves: list[Move] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)

@@ -30,15 +30,16 @@ four times the worlds lift that design's (benchmarks/RESULTS.md).
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from mazzo.engine.cards import DECK, SUIT_OF, Card
 from mazzo.engine.scopa import ScopaState, ScopaView
+from mazzo.engine.state import View
 from mazzo.engine.tressette import TressetteState, TressetteView
 
 
-def unseen_cards(view: Any) -> list[Card]:
+def unseen_cards(view: View) -> list[Card]:
     """The cards this seat cannot see, in the deck's order."""
     seen = {*view.hand, *(c for pile in view.piles for c in pile)}
     seen.update(c for cards in view.known for c in cards)
@@ -52,7 +53,7 @@ Dealt = tuple[list[tuple[Card, ...]], tuple[Card, ...]]
 Deal = Callable[[random.Random], Dealt]
 
 
-def deal_unseen(view: Any, rng: random.Random, voids: Sequence[int] = ()) -> Dealt:
+def deal_unseen(view: View, rng: random.Random, voids: Sequence[int] = ()) -> Dealt:
     """Every seat's hand (its known cards, then dealt ones) and the stock.
 
     ``voids``: by seat, the suits (bit masks) not to deal it. Without voids the
@@ -84,7 +85,7 @@ def deal_unseen(view: Any, rng: random.Random, voids: Sequence[int] = ()) -> Dea
     return hands, tuple(stock)
 
 
-def dealer(view: Any, even: bool = False, voids: Sequence[int] = ()) -> Deal:
+def dealer(view: View, even: bool = False, voids: Sequence[int] = ()) -> Deal:
     """The deals of one choice: :func:`even_dealer`'s with ``even``, else each
     :func:`deal_unseen`'s."""
     if even:
@@ -92,7 +93,7 @@ def dealer(view: Any, even: bool = False, voids: Sequence[int] = ()) -> Deal:
     return lambda rng: deal_unseen(view, rng, voids)
 
 
-def even_dealer(view: Any, voids: Sequence[int] = ()) -> Deal:
+def even_dealer(view: View, voids: Sequence[int] = ()) -> Deal:
     """Deals that fit ``view``, as :func:`deal_unseen`'s, in which each other
     hand holds each unseen card about as often as any other, from one deal to
     the next.
@@ -247,18 +248,18 @@ def scopa_state(view: ScopaView, rng: random.Random, dealt: Dealt | None = None)
         dealer=status.dealer,
         hand_number=status.hand_number,
         to_play=view.seat if status.seat_to_play is None else status.seat_to_play,
-        hands=tuple(hands),
+        hands=[list(hand) for hand in hands],
         table=view.table,
-        stock=stock,
-        piles=view.piles,
-        sweeps=view.sweeps,
+        stock=list(stock),
+        piles=[list(pile) for pile in view.piles],
+        sweeps=list(view.sweeps),
         last_capture_side=view.last_capture_side,
         scores=status.scores,
         rng=rng.getrandbits(64),
         decks=(),
-        revealed=tuple(c for cards in view.known for c in cards),
-        declared=view.declared,
-        round_plays=view.round_plays,
+        revealed=[c for cards in view.known for c in cards],
+        declared=list(view.declared),
+        round_plays=deque(view.round_plays),
     )
 
 
@@ -276,20 +277,20 @@ def tressette_state(
     status = view.status
     players = len(hands)
     # Cards known to others stay shown while a stock remains (drawn, declared).
-    revealed = tuple(view.known[seat] if view.stock_size else () for seat in range(players))
+    revealed = [list(view.known[seat]) if view.stock_size else [] for seat in range(players)]
     return TressetteState(
         rules=view.rules,
         dealer=status.dealer,
         hand_number=status.hand_number,
         to_play=view.seat if status.seat_to_play is None else status.seat_to_play,
         leader=view.leader,
-        hands=tuple(hands),
-        trick=view.trick,
-        stock=stock,
-        piles=view.piles,
+        hands=[list(hand) for hand in hands],
+        trick=list(view.trick),
+        stock=list(stock),
+        piles=[list(pile) for pile in view.piles],
         revealed=revealed,
-        declared=view.napoletana_suits or (0,) * players,
-        napoletana=view.napoletana or (0, 0),
+        declared=list(view.napoletana_suits or (0,) * players),
+        napoletana=list(view.napoletana or (0, 0)),
         scores=status.scores,
         rng=rng.getrandbits(64),
         decks=(),

@@ -4,8 +4,8 @@ Once the stock is empty in a game of two, every card a seat cannot see is in
 the other seat's hand: the view fixes the whole state, and sampling deals, as
 the Monte Carlo search does, adds nothing but noise. The few moves left (at
 most three cards each) are then searched to the end of the hand through the
-engine's own ``legal_moves`` and ``apply``, so every variant's rules and
-scoring hold as they do in play.
+engine's own state (``legal_moves``, ``step`` and ``hand_scores``), so every
+variant's rules and scoring hold as they do in play.
 
 The seat's own moves are chosen at their best. The other seat is taken to
 play as the Monte Carlo search's simulated players do (the greedy player's
@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypeGuard
 
 from mazzo.engine.game import Move, game_winner
 from mazzo.engine.players import determinize, fast_scopa
 from mazzo.engine.players.base import Suggestion
 from mazzo.engine.players.games import bots_for
-from mazzo.engine.scopa import ScopaState, ScopaView, apply, legal_moves
+from mazzo.engine.scopa import ScopaState, ScopaView
+from mazzo.engine.state import View
 
 #: A won or lost match against a hand's points: more than any hand's difference.
 MATCH_WEIGHT = 100.0
@@ -41,9 +42,10 @@ class _OutOfBudget(Exception):
     """The budget ran out before the search finished."""
 
 
-def solvable(view: Any) -> bool:
+def solvable(view: View) -> TypeGuard[ScopaView]:
     """Whether the view fixes the whole state (the game's ``exact_endgame`` hook:
-    in Scopa, two players and no stock left)."""
+    in Scopa, two players and no stock left). Scopa's hooks alone set it, as
+    this search is Scopa's: a view it holds for is a :class:`ScopaView`."""
     return bots_for(view).exact_endgame(view)
 
 
@@ -82,14 +84,13 @@ class _Search:
         return worth
 
     def _after(self, state: ScopaState, move: Move) -> float:
-        if len(state.hands[state.to_play]) + len(state.hands[1 - state.to_play]) == 1:
-            # The hand's last card: the fast path scores it as the engine does,
-            # without dealing the next hand.
-            return self._end(state, fast_scopa.play_out(state, move, _NO_RANDOM, 0.0))
-        child = apply(state, move)[0]
+        child = state.clone()
+        child.step(move)
+        if child.hand_over:
+            return self._end(child, tuple(side.total for side in child.hand_scores()))
         if child.to_play == self.seat:
             best, mine = -float("inf"), 0.0
-            for reply in legal_moves(child):
+            for reply in child.legal_moves():
                 worth = self._after(child, reply)
                 if worth > best:
                     best, mine = worth, self._mine
@@ -125,7 +126,3 @@ class _Search:
         if winner is not None:
             worth += MATCH_WEIGHT if winner == self.side else -MATCH_WEIGHT
         return worth
-
-
-#: The last card's play-out makes no choice: nothing random is drawn.
-_NO_RANDOM = random.Random(0)

@@ -1,15 +1,12 @@
-"""Briscola's hooks for the players: simulated deals, the fast play-out, and the
-greedy player's rules of thumb.
+"""Briscola's hooks for the players: simulated deals, the play-out's rules of
+thumb, and the greedy player's.
 
-The play-out is a simulated hand on mutable lists, as
-:mod:`mazzo.engine.players.fast_tressette`: no move, state or event is made and
-the won cards are kept only as each side's card points. The card tables
-(strength, points) are the engine's (:mod:`mazzo.engine.briscola`); the rules are
-written again here (the highest trump, else the highest card of the suit led,
-takes the trick; every seat draws, the winner first, the turn-up last), and
-tests/engine/test_players_fast.py holds them to the engine: each simulated hand
-replayed through the engine's ``apply`` is legal at every move and tells of the
-same tricks, draws and scores (:class:`~mazzo.engine.players.base.Trace`).
+A play-out plays the rest of a simulated hand on a clone of the engine's own
+state (:meth:`~mazzo.engine.state.State.step`), each seat choosing by the rules
+of thumb, until a two-player hand's stock is gone: every card is then known,
+and both seats play their best (an exact search of the last tricks: at most 36
+lines, fewer with alpha-beta's cut, with a table per trump suit, made once from
+the engine's ``winning_index``, of whether an answer takes a lead).
 
 Rules of thumb (the greedy player, and the simulated players of the play-out):
 lead the cheapest card, keeping trumps and points; take a trick that carries
@@ -28,14 +25,11 @@ from mazzo.engine.briscola import (
     CARD_STRENGTH,
     BriscolaState,
     BriscolaView,
-    side_scores,
     winning_index,
 )
 from mazzo.engine.cards import DECK, SUIT_OF, SUITS, Card
-from mazzo.engine.events import CardDrawn, HandScored, TrickWon
-from mazzo.engine.game import Move
+from mazzo.engine.game import CARD_MOVES, Move
 from mazzo.engine.players import determinize
-from mazzo.engine.players.base import Trace
 from mazzo.engine.players.briscola_inference import Plays
 from mazzo.engine.players.games import GameBots
 
@@ -52,70 +46,29 @@ Takes = tuple[tuple[bool, ...], ...]
 
 
 def play_out(
-    state: BriscolaState,
-    move: Move,
-    rng: random.Random,
-    explore: float,
-    trace: Trace | None = None,
+    state: BriscolaState, move: Move, rng: random.Random, explore: float
 ) -> tuple[int, ...]:
     """Play ``move`` then the rest of the hand with the rollout policy; the hand's
-    card points by side. ``trace`` collects every move played and the tricks,
-    draws and scores, as the engine's events (for tests)."""
-    rules = state.rules
-    players = rules.players
+    card points by side."""
+    world = state.clone()
+    world.step(move)
+    players = world.rules.players
     pairs = players == 4
-    trump = SUIT_OF[state.trump]
-    hands = [list(h) for h in state.hands]
-    trick = list(state.trick)
-    leader = state.leader
-    stock = list(state.stock)
-    turn_up = state.turn_up
-    points = [sum(map(CARD_POINTS.__getitem__, pile)) for pile in state.piles]
-    seat, card = state.to_play, move.card
-    while True:
-        hands[seat].remove(card)
-        trick.append(card)
-        if trace is not None:
-            trace.moves.append(Move(seat, card))
-        if len(trick) < players:
-            seat = (seat + 1) % players
+    trump = world.trump_suit
+    takes = _ANSWER_TAKES[trump]
+    while not world.hand_over:
+        seat = world.to_play
+        hand, trick = world.hands[seat], world.trick
+        if players == 2 and world.turn_up is None:  # every card known: the best play
+            other = tuple(world.hands[1 - seat])
+            if trick:
+                card = _best_answer(tuple(hand), other, trick[0], takes)[1]
+            else:
+                card = _best_lead(tuple(hand), other, takes)[1]
         else:
-            winner = (leader + winning_index(trick, trump)) % players
-            side = winner % 2 if pairs else winner
-            if trace is not None:
-                trace.events.append(TrickWon(winner, side, leader, tuple(trick)))
-            points[side] += sum(map(CARD_POINTS.__getitem__, trick))
-            seat = leader = winner
-            trick = []
-            if turn_up is not None:
-                for k in range(players):
-                    drawer = (winner + k) % players
-                    if stock:
-                        drawn, private = stock.pop(0), True
-                    else:  # the turn-up, last: the stock runs out at a round's end
-                        assert turn_up is not None
-                        drawn, turn_up, private = turn_up, None, False
-                    hands[drawer].append(drawn)
-                    if trace is not None:
-                        trace.events.append(CardDrawn(drawer, drawn, private))
-            if players == 2 and turn_up is None and hands[seat]:
-                # Two players and the stock gone: every card is known, and the
-                # last tricks are searched exactly (at most 36 lines).
-                _play_exactly(hands, seat, trump, points, trace)
-                hands[0].clear()
-                hands[1].clear()
-            if not hands[seat]:
-                if trace is not None:
-                    scored = side_scores(points)
-                    totals = [s.total for s in scored]
-                    scores = tuple(map(sum, zip(state.scores, totals, strict=True)))
-                    trace.events.append(HandScored(state.hand_number, scored, scores))
-                return tuple(points)
-        if players == 2 and turn_up is None:  # everything known: the best answer
-            mine, other = tuple(hands[seat]), tuple(hands[1 - seat])
-            card = _best_answer(mine, other, trick[0], _ANSWER_TAKES[trump])[1]
-        else:
-            card = _policy(hands[seat], trick, trump, pairs, rng, explore)
+            card = _policy(hand, trick, trump, pairs, rng, explore)
+        world.step(CARD_MOVES[seat][card])
+    return tuple(world.worth_won())
 
 
 def _answer_takes(trump: int) -> Takes:
@@ -128,30 +81,6 @@ def _answer_takes(trump: int) -> Takes:
 
 #: :func:`_answer_takes` of each trump suit.
 _ANSWER_TAKES = tuple(_answer_takes(trump) for trump in range(len(SUITS)))
-
-
-def _play_exactly(
-    hands: list[list[Card]],
-    leader: int,
-    trump: int,
-    points: list[int],
-    trace: Trace | None,
-) -> None:
-    """Play the rest of a two-player hand (no stock, no trick in progress) as both
-    seats at their best, adding the card points to ``points``."""
-    takes = _ANSWER_TAKES[trump]
-    while hands[leader]:
-        lead_hand, answer_hand = hands[leader], hands[1 - leader]
-        lead = _best_lead(tuple(lead_hand), tuple(answer_hand), takes)[1]
-        lead_hand.remove(lead)
-        answer = _best_answer(tuple(answer_hand), tuple(lead_hand), lead, takes)[1]
-        answer_hand.remove(answer)
-        winner = 1 - leader if takes[lead][answer] else leader
-        points[winner] += CARD_POINTS[lead] + CARD_POINTS[answer]
-        if trace is not None:
-            trace.moves += (Move(leader, lead), Move(1 - leader, answer))
-            trace.events.append(TrickWon(winner, winner, leader, (lead, answer)))
-        leader = winner
 
 
 def _best_lead(
@@ -306,12 +235,12 @@ def _simulator(view: BriscolaView) -> Callable[[random.Random], BriscolaState]:
             hand_number=status.hand_number,
             to_play=view.seat if status.seat_to_play is None else status.seat_to_play,
             leader=view.leader,
-            hands=dealt,
-            trick=view.trick,
-            stock=tuple(stock),
+            hands=[list(hand) for hand in dealt],
+            trick=list(view.trick),
+            stock=stock,
             turn_up=view.turn_up,
             trump=view.trump,
-            piles=view.piles,
+            piles=[list(pile) for pile in view.piles],
             scores=status.scores,
             rng=rng.getrandbits(64),
             decks=(),

@@ -1,20 +1,10 @@
-"""Scopa's fast path: a simulated hand played out on mutable lists.
+"""Scopa's hooks for the players: simulated deals, the play-out's rules of thumb
+(the greedy player's, quickly), and the world search.
 
-The engine's ``apply`` builds a new immutable state and a list of events for
-every move, and checks the move again: right for a server, wasteful inside a
-search that plays thousands of simulated moves a second and throws them away.
-Here one simulated hand lives in a few lists changed in place (hands, table,
-stock, piles), moves are (card, taking) pairs with no Move or event made, and
-only the points are worked out at the end. The rules are the engine's own
-functions: the capture search (cached, so every variant takes as in the engine),
-the sweep (:func:`mazzo.engine.scopa.is_sweep`), the declarations and the scoring
-(:func:`mazzo.engine.scopa_scoring.score_hand`). Written again here: whose turn,
-each round's deal (as :func:`mazzo.engine.deal.deal_round`, whose call cost a
-play-out about 1% more instructions), and the leftovers to the side that took
-last. tests/engine/test_players_fast.py holds all of it to the engine over every
-mix of options the catalog allows: each simulated hand replayed through the
-engine's ``apply`` is legal at every move and tells of the same captures and
-sweeps, deals, leftovers and scores (:class:`~mazzo.engine.players.base.Trace`).
+A play-out plays the rest of a simulated hand on a clone of the engine's own
+state (:meth:`~mazzo.engine.state.State.step`: the engine's rules, without
+their checks and events) and scores it by the engine's scoring. The rules of
+thumb weigh the engine's own takings (its capture search, cached).
 """
 
 from __future__ import annotations
@@ -22,14 +12,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mazzo.engine.cards import DECK, RANK_OF, Card
-from mazzo.engine.deal import deal_events
-from mazzo.engine.events import Capture, HandScored, LeftoversTaken
 from mazzo.engine.game import Move
 from mazzo.engine.players import determinize
-from mazzo.engine.players.base import Trace
 from mazzo.engine.players.games import GameBots, World
 from mazzo.engine.players.greedy import (
     OPEN_SWEEP_PENALTY,
@@ -37,9 +24,11 @@ from mazzo.engine.players.greedy import (
     card_worth,
     scopa_move_value,
 )
-from mazzo.engine.scopa import QUINDICI, ScopaState, ScopaView, _captures, is_sweep, judge_hand
+from mazzo.engine.scopa import QUINDICI, ScopaState, ScopaView, _captures
 from mazzo.engine.scopa_rules import CaptureRule, ScopaRules
-from mazzo.engine.scopa_scoring import score_hand
+
+if TYPE_CHECKING:  # the search is built on this module: imported for its types alone
+    from mazzo.engine.players.search import Evaluation
 
 _BY_RANK, _BY_FIFTEEN = CaptureRule.SCOPA, CaptureRule.QUINDICI
 MAX_RANK = 10
@@ -47,86 +36,23 @@ MAX_RANK = 10
 Play = tuple[Card, frozenset[Card]]
 
 
-def play_out(
-    state: ScopaState,
-    move: Move,
-    rng: random.Random,
-    explore: float,
-    trace: Trace | None = None,
-) -> tuple[int, ...]:
+def play_out(state: ScopaState, move: Move, rng: random.Random, explore: float) -> tuple[int, ...]:
     """Play ``move`` then the rest of the hand with the rollout policy; the
-    hand's points by side. ``trace`` collects every move played and the captures,
-    deals, leftovers and scores, as the engine's events (for tests)."""
-    rules = state.rules
-    players, teams = rules.players, rules.teams
-    hand_size = rules.hand_size
-    hands = [list(h) for h in state.hands]
-    table = state.table
-    stock = list(state.stock)
-    piles = [list(p) for p in state.piles]
-    sweeps = list(state.sweeps)
-    last_side = state.last_capture_side
-    declared = list(state.declared) if state.declared else [0] * rules.sides
-    if rules.declarations:
-        # A fresh hand of three declares when its first card is played, whatever
-        # happens first: count it now.
-        for seat, hand in enumerate(hands):
-            if len(hand) == hand_size:
-                _declare(hand, rules.side_of(seat), declared)
-    seat = state.to_play
-    card, take = move.card, move.take
-    left = sum(map(len, hands)) + len(stock)  # cards still to be played
-    while True:
-        hand = hands[seat]
-        hand.remove(card)
-        left -= 1
-        if trace is not None:
-            trace.moves.append(move_of(seat, card, take, table, rules))
-        if take:
-            side = seat % 2 if teams else seat
-            sweep = len(take) == len(table) and is_sweep(rules, card, table, not left)
-            if sweep:
-                sweeps[side] += 1
-            taken = [c for c in table if c in take]
-            piles[side] += [card, *taken]
-            if trace is not None:
-                trace.events.append(Capture(seat, side, card, tuple(taken), sweep))
-            table = tuple([c for c in table if c not in take])
-            last_side = side
-        else:
-            table = (*table, card)
-        if not left:
-            break
-        seat = (seat + 1) % players
-        if not hands[seat]:  # every hand is empty: deal again from the stock
-            dealt = players * hand_size
-            for position in range(players):
-                receiver = (state.dealer + 1 + position) % players
-                hands[receiver] = stock[position:dealt:players]
-                if rules.declarations:
-                    _declare(hands[receiver], rules.side_of(receiver), declared)
-            del stock[:dealt]
-            if trace is not None:
-                shown = tuple(map(tuple, hands))
-                trace.events += deal_events(state.hand_number, state.dealer, (), shown, len(stock))
-        card, take = _policy(hands[seat], table, rules, rng, explore)
-    # The leftovers go to the side that took last (none if nobody took).
-    if table and last_side is not None:
-        piles[last_side] += table
-        if trace is not None:
-            trace.events.append(LeftoversTaken(last_side, table))
-    scored = score_hand(rules, piles, sweeps, declared if rules.declarations else ())
-    totals = tuple(side.total for side in scored)
-    if trace is not None:
-        scores = tuple(map(sum, zip(state.scores, totals, strict=True)))
-        trace.events.append(HandScored(state.hand_number, scored, scores))
-    return totals
+    hand's points by side."""
+    world = state.clone()
+    world.step(move)
+    rules = world.rules
+    for _ in range(world.cards_to_play()):
+        seat = world.to_play
+        card, take = _policy(world.hands[seat], world.table, rules, rng, explore)
+        # An empty taking lays the card: step reads the move as given.
+        world.step(_new(Move, (seat, card, take, False)))
+    return tuple(side.total for side in world.hand_scores())
 
 
-def _declare(hand: list[Card], side: int, declared: list[int]) -> None:
-    judged = judge_hand(hand)
-    if judged is not None:
-        declared[side] += judged[1]
+#: Moves made as tuples (tuple.__new__, not the named tuple's Python-level
+#: constructor): a play-out makes one a card.
+_new = tuple.__new__
 
 
 @lru_cache(maxsize=64)
@@ -207,22 +133,23 @@ def valued_plays(
     cards, a sweep above all; a lay costs the card; leaving a table one card
     sweeps (judged by its sum alone) costs more."""
     key = rules.capture_key
-    worth = _worths(rules)
+    worth = _worths(rules).__getitem__
+    rank_of = RANK_OF.__getitem__
     by_rank = key[0] is not _BY_FIFTEEN
     by_fifteen = key[0] is not _BY_RANK
-    total = sum(RANK_OF[c] for c in table)
+    total = sum(map(rank_of, table))
     size = len(table)
     plays = []
     for card in hand:
         for take in choices(card, table, rules):
             if take:
-                value = worth[card] + sum(worth[c] for c in take)
-                left = total - sum(RANK_OF[c] for c in take)
+                value = worth(card) + sum(map(worth, take))
+                left = total - sum(map(rank_of, take))
                 if len(take) == size:
                     value += SWEEP_VALUE
             else:
-                value = -worth[card]
-                left = total + RANK_OF[card]
+                value = -worth(card)
+                left = total + rank_of(card)
             if left and (
                 (by_rank and left <= MAX_RANK) or (by_fifteen and 0 < QUINDICI - left <= MAX_RANK)
             ):
@@ -256,7 +183,7 @@ def _searcher(view: ScopaView, even: bool = False, inferred: bool = False) -> Wo
         deal = inferring(view, deal)
 
     def world(
-        rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int
+        rng: random.Random, evaluation: Evaluation, more: Callable[[int], bool], done: int
     ) -> ScopaSearch:
         state = determinize.scopa_state(view, rng, deal(rng))
         return ScopaSearch(state, view.side, evaluation, more, done)

@@ -1,44 +1,32 @@
-"""Tressette's fast path: a simulated hand played out on mutable lists.
+"""Tressette's hooks for the players: simulated deals, the play-out's rules of
+thumb, and the world search.
 
-As :mod:`mazzo.engine.players.fast_scopa` for Scopa: the hands, the trick and the
-stock are lists changed in place, the won cards are kept only as each side's
-thirds of a point, and no move, state or event is made. Each card's strength and
-thirds and each suit's napoletana are the engine's own tables
-(:mod:`mazzo.engine.tressette`). The rules themselves are written again here:
-follow suit, the strongest card of the led suit wins, the winner then the other
-draws, napoletane declared with the first card and on a draw, the points (thirds
-floored, one for the last trick, the napoletane). Calling the engine's functions
-for them (``playable``, ``trick_winner``, the napoletane's test, ``side_scores``)
-cost a play-out about a tenth more instructions (callgrind), so
-tests/engine/test_players_fast.py holds them to the engine instead, over every
-mix of options the catalog allows: each simulated hand replayed through the
-engine's ``apply`` is legal at every move and tells of the same tricks, draws,
-napoletane and scores (:class:`~mazzo.engine.players.base.Trace`).
+A play-out plays the rest of a simulated hand on a clone of the engine's own
+state (:meth:`~mazzo.engine.state.State.step`: the engine's rules, without
+their checks and events), each seat choosing by :func:`_policy`, and scores it
+by the engine's scoring.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from mazzo.engine.cards import SUIT_OF, Card
-from mazzo.engine.events import CardDrawn, HandScored, NapoletanaDeclared, TrickWon
-from mazzo.engine.game import Move
+from mazzo.engine.cards import DECK, SUIT_OF, Card
+from mazzo.engine.game import CARD_MOVES, Move
 from mazzo.engine.players import determinize
-from mazzo.engine.players.base import Trace
 from mazzo.engine.players.games import GameBots, World
 from mazzo.engine.players.greedy import tressette_move_value
-from mazzo.engine.players.search import TressetteSearch
+from mazzo.engine.players.search import Evaluation, TressetteSearch
 from mazzo.engine.players.voids import shown_voids
 from mazzo.engine.tressette import (
     CARD_STRENGTH,
     CARD_THIRDS,
     NAPOLETANA_CARDS,
-    NAPOLETANA_POINTS,
     TressetteState,
     TressetteView,
-    side_scores,
+    playable,
+    winning_index,
 )
 
 #: By suit: the cards of its napoletana, as a set.
@@ -46,86 +34,18 @@ _NAPOLETANA = tuple(frozenset(cards) for cards in NAPOLETANA_CARDS)
 
 
 def play_out(
-    state: TressetteState,
-    move: Move,
-    rng: random.Random,
-    explore: float,
-    trace: Trace | None = None,
+    state: TressetteState, move: Move, rng: random.Random, explore: float
 ) -> tuple[int, ...]:
     """Play ``move`` then the rest of the hand with the rollout policy; the
-    hand's points by side. ``trace`` collects every move played and the tricks,
-    draws, napoletane and scores, as the engine's events (for tests)."""
-    rules = state.rules
-    players, napoletana_on = rules.players, rules.napoletana
-    hands = [list(h) for h in state.hands]
-    trick = list(state.trick)
-    leader = state.leader
-    stock = list(state.stock)
-    thirds = [sum(map(CARD_THIRDS.__getitem__, pile)) for pile in state.piles]
-    napoletana = list(state.napoletana)
-    declared = list(state.declared)
-    first_trick = not any(state.piles)
-    seat, card = state.to_play, move.card
-    while True:
-        hand = hands[seat]
-        if first_trick and napoletana_on:
-            _declare(hand, seat, hand, declared, napoletana, trace)
-        hand.remove(card)
-        trick.append(card)
-        if trace is not None:
-            trace.moves.append(Move(seat, card))
-        if len(trick) < players:
-            seat = (seat + 1) % players
-        else:
-            led = SUIT_OF[trick[0]]
-            best = max(
-                (i for i, c in enumerate(trick) if SUIT_OF[c] == led),
-                key=lambda i: CARD_STRENGTH[trick[i]],
-            )
-            winner = (leader + best) % players
-            if trace is not None:
-                trace.events.append(TrickWon(winner, winner % 2, leader, tuple(trick)))
-            seat = leader = winner
-            side = seat % 2
-            thirds[side] += sum(map(CARD_THIRDS.__getitem__, trick))
-            trick = []
-            first_trick = False
-            if stock:
-                for drawer in (seat, 1 - seat):
-                    drawn = stock.pop(0)
-                    hands[drawer].append(drawn)
-                    if trace is not None:
-                        trace.events.append(CardDrawn(drawer, drawn))
-                    if napoletana_on:
-                        _declare(hands[drawer], drawer, (drawn,), declared, napoletana, trace)
-            if not hands[seat]:
-                totals = tuple(
-                    thirds[s] // 3 + (s == side) + napoletana[s] for s in range(rules.sides)
-                )
-                if trace is not None:
-                    scored = side_scores(thirds, side, napoletana)
-                    scores = tuple(map(sum, zip(state.scores, totals, strict=True)))
-                    trace.events.append(HandScored(state.hand_number, scored, scores))
-                return totals
-        card = _policy(hands[seat], trick, players, rng, explore)
-
-
-def _declare(
-    hand: list[Card],
-    seat: int,
-    among: Sequence[Card],
-    declared: list[int],
-    napoletana: list[int],
-    trace: Trace | None,
-) -> None:
-    for suit in {SUIT_OF[c] for c in among}:
-        if declared[seat] >> suit & 1 or not _NAPOLETANA[suit].issubset(hand):
-            continue
-        declared[seat] |= 1 << suit
-        napoletana[seat % 2] += NAPOLETANA_POINTS
-        if trace is not None:
-            cards = NAPOLETANA_CARDS[suit]
-            trace.events.append(NapoletanaDeclared(seat, seat % 2, suit, cards, NAPOLETANA_POINTS))
+    hand's points by side."""
+    world = state.clone()
+    world.step(move)
+    players = world.rules.players
+    for _ in range(world.cards_to_play()):
+        seat = world.to_play
+        card = _policy(world.hands[seat], world.trick, players, rng, explore)
+        world.step(CARD_MOVES[seat][card])
+    return tuple(side.total for side in world.hand_scores())
 
 
 def _policy(
@@ -133,22 +53,30 @@ def _policy(
 ) -> Card:
     """Win a trick that carries points (or the last place of one) with the
     cheapest winning card; else play the lowest card; now and then at random."""
-    if trick:
-        led = SUIT_OF[trick[0]]
-        legal = [c for c in hand if SUIT_OF[c] == led] or hand
-    else:
-        legal = hand
+    legal = playable(hand, trick)
     if len(legal) == 1:
         return legal[0]
     if rng.random() < explore:
         return rng.choice(legal)
-    if trick:
-        top = max(CARD_STRENGTH[c] for c in trick if SUIT_OF[c] == led)
-        if len(trick) == players - 1 or any(CARD_THIRDS[c] for c in trick):
-            winners = [c for c in legal if SUIT_OF[c] == led and CARD_STRENGTH[c] > top]
-            if winners:
-                return min(winners, key=CARD_STRENGTH.__getitem__)
-    return min(legal, key=lambda c: (CARD_THIRDS[c], CARD_STRENGTH[c]))
+    if trick and (len(trick) == players - 1 or sum(map(CARD_THIRDS.__getitem__, trick))):
+        top = trick[winning_index(trick)]
+        winner = min(filter(_STRONGER[top].__contains__, legal), key=_STRENGTH, default=None)
+        if winner is not None:
+            return winner
+    return min(legal, key=_LOWEST)
+
+
+_STRENGTH = CARD_STRENGTH.__getitem__
+#: By card: the cards of its suit that beat it.
+_STRONGER = tuple(
+    frozenset(
+        c for c in DECK if SUIT_OF[c] == SUIT_OF[top] and CARD_STRENGTH[c] > CARD_STRENGTH[top]
+    )
+    for top in DECK
+)
+#: By card: the order :func:`_policy` throws cards in, fewest thirds first, then the
+#: weakest (tables, not key functions: min() then runs no Python code).
+_LOWEST = tuple(CARD_THIRDS[c] * 16 + CARD_STRENGTH[c] for c in DECK).__getitem__
 
 
 def undeclared_napoletane(view: TressetteView) -> tuple[int, ...]:
@@ -213,7 +141,7 @@ def _searcher(view: TressetteView, even: bool = False, inferred: bool = False) -
     deal = _deal(view, voids, even)
 
     def world(
-        rng: random.Random, evaluation: Any, more: Callable[[int], bool], done: int
+        rng: random.Random, evaluation: Evaluation, more: Callable[[int], bool], done: int
     ) -> TressetteSearch:
         state = determinize.tressette_state(view, rng, voids, deal(rng))
         return TressetteSearch(state, view.side, evaluation, more, done)

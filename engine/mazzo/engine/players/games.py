@@ -43,10 +43,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from mazzo.engine.game import Move
-from mazzo.engine.registry import get_game
+from mazzo.engine.registry import AnyState, get_game
+from mazzo.engine.state import View
+
+if TYPE_CHECKING:  # the search is built on the games' hooks: imported for its types alone
+    from mazzo.engine.players.search import Evaluation
+
+#: A game's view and state, as its hooks take them (``GameBots[ScopaView, ScopaState]``).
+V = TypeVar("V", bound=View)
+V_in = TypeVar("V_in", bound=View, contravariant=True)
+S = TypeVar("S")
 
 
 def margin(points: Sequence[int], side: int) -> float:
@@ -66,33 +75,42 @@ class WorldSearch(Protocol):
 
 
 #: ``world(rng, evaluation, more, done)``: a world dealt with ``rng`` and its search.
-World = Callable[[random.Random, Any, Callable[[int], bool], int], WorldSearch]
+World = Callable[[random.Random, "Evaluation", Callable[[int], bool], int], WorldSearch]
 
 
-def _never(_: Any) -> bool:
+class Searcher(Protocol[V_in]):
+    """``searcher(view, even=False, inferred=False)``: the worlds of a choice at ``view``."""
+
+    def __call__(self, view: V_in, even: bool = False, inferred: bool = False) -> World: ...
+
+
+def _never(_: object) -> bool:
     return False
 
 
 @dataclass(frozen=True, slots=True)
-class GameBots:
-    simulator: Callable[[Any], Callable[[random.Random], Any]]
-    play_out: Callable[[Any, Move, random.Random, float], tuple[int, ...]]
-    move_value: Callable[[Any, Move], float]
+class GameBots(Generic[V, S]):
+    simulator: Callable[[V], Callable[[random.Random], S]]
+    play_out: Callable[[S, Move, random.Random, float], tuple[int, ...]]
+    move_value: Callable[[V, Move], float]
     reward: Callable[[Sequence[int], int], float] = margin
-    searcher: Callable[..., World] | None = None
+    searcher: Searcher[V] | None = None
     search_depth: int = 0
-    expert_searches_worlds: Callable[[Any], bool] = _never
-    whole_deck_dealt: Callable[[Any], bool] = _never
-    exact_endgame: Callable[[Any], bool] = _never
+    expert_searches_worlds: Callable[[V], bool] = _never
+    whole_deck_dealt: Callable[[V], bool] = _never
+    exact_endgame: Callable[[V], bool] = _never
 
 
-def bots_for(view: Any) -> GameBots:
+def bots_for(view: View) -> GameBots[View, AnyState]:
     """The hooks of the game ``view`` (any game's view: it carries its status) is of."""
     return bots_of(view.status.game)
 
 
 @cache
-def bots_of(name: str) -> GameBots:
+def bots_of(name: str) -> GameBots[View, AnyState]:
+    """The hooks of the game named ``name``: its own view and state types, known
+    here, as the registry's games are, by the contract every game keeps (a
+    caller passes them the view of that game and the states its simulator deals)."""
     bots = import_module(get_game(name).bots).BOTS
     assert isinstance(bots, GameBots), f"{name}'s bots module holds no GameBots"
     return bots

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from mazzo.engine.cards import COINS, RANK_OF, SETTEBELLO, SUIT_OF, Card
 from mazzo.engine.game import Move
@@ -23,6 +22,7 @@ from mazzo.engine.players.games import bots_for
 from mazzo.engine.scopa import ScopaView, captures
 from mazzo.engine.scopa_rules import ScopaRules
 from mazzo.engine.scopa_scoring import PRIMIERA_SCALE
+from mazzo.engine.state import View
 from mazzo.engine.tressette import CARD_STRENGTH, CARD_THIRDS, TressetteView, winning_index
 
 SWEEP_VALUE = 20.0
@@ -32,7 +32,7 @@ OPEN_SWEEP_PENALTY = 12.0
 
 
 def choose(
-    view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
+    view: View, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
 ) -> Suggestion:
     move_value = bots_for(view).move_value  # the game's own rules of thumb
     scored = [(move_value(view, move), move) for move in legal_moves]

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from mazzo.engine.game import Move
 from mazzo.engine.players import endgame, greedy
 from mazzo.engine.players.base import Budget, Suggestion
 from mazzo.engine.players.games import bots_for
+from mazzo.engine.state import View
 
 #: How often a simulated player plays a random move instead of its rule of
 #: thumb, so that the simulations do not all follow one line.
@@ -42,7 +42,7 @@ ENDGAME_SHARE = 0.5
 
 
 def choose(
-    view: Any, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
+    view: View, legal_moves: Sequence[Move], budget: Budget, rng: random.Random
 ) -> Suggestion:
     if len(legal_moves) == 1:
         return Suggestion(legal_moves[0])
@@ -59,7 +59,7 @@ def choose(
 
 
 def sample(
-    view: Any,
+    view: View,
     legal_moves: Sequence[Move],
     budget: Budget,
     rng: random.Random,

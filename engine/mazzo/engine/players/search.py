@@ -31,12 +31,7 @@ from mazzo.engine.game import Move, game_winner
 from mazzo.engine.players.fast_scopa import choices, greedy_play
 from mazzo.engine.scopa import ScopaState, is_sweep
 from mazzo.engine.scopa_scoring import _SUIT_PRIMIERA, score_hand
-from mazzo.engine.tressette import (
-    CARD_THIRDS,
-    TressetteState,
-    playable,
-    trick_winner,
-)
+from mazzo.engine.tressette import CARD_THIRDS, TressetteState, playable, winning_index
 
 #: Nodes searched between two questions to the meter.
 CHECK_EVERY = 64
@@ -635,7 +630,7 @@ class TressetteSearch(_Root):
     def _finish(
         self, trick: list[Card], leader: int, depth: int, alpha: float, beta: float
     ) -> float:
-        winner = trick_winner(leader, trick, self.players)
+        winner = (leader + winning_index(trick)) % self.players
         side = winner % 2
         won = sum(CARD_THIRDS[c] for c in trick)
         self.thirds[side] += won

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mazzo.engine.cards import SUIT_OF, Card
-from mazzo.engine.tressette import TressetteView, trick_winner
+from mazzo.engine.tressette import TressetteView, winning_index
 
 
 def shown_voids(view: TressetteView) -> tuple[int, ...]:
@@ -64,7 +64,7 @@ def _possible_leaders(
 
     def step(i: int, j: int, side: int, leader: int) -> int | None:
         trick = tricks[side][i if side == 0 else j]
-        winner = trick_winner(leader, trick, players)
+        winner = (leader + winning_index(trick)) % players
         return winner if winner % 2 == side else None
 
     for i in range(n0 + 1):
