@@ -285,6 +285,29 @@ class TrickState(State[R, V]):
 
     # ------------------------------------------------------------ bytes
 
+    @classmethod
+    def imagined(
+        cls,
+        rules: R,
+        view: TrickView,
+        hands: Sequence[Sequence[Card]],
+        stock: Sequence[Card],
+        rng_state: int,
+    ) -> Self:
+        """A world a player imagines from its ``view``: the cards it cannot see
+        dealt as ``hands`` and ``stock``, the rest as the view shows it. The game's
+        own fields are the caller's to set."""
+        status = view.status
+        state = object.__new__(cls)
+        state.rules, state.scores, state.winner = rules, status.scores, None
+        state.dealer, state.hand_number = status.dealer, status.hand_number
+        state.to_play = view.seat if status.seat_to_play is None else status.seat_to_play
+        state.leader, state.trick = view.leader, list(view.trick)
+        state.hands, state.stock = list(map(list, hands)), list(stock)
+        state.piles = list(map(list, view.piles))
+        state.rng, state.decks, state.fresh_draws = rng_state, (), False
+        return state
+
     def write_head(self, flags: int) -> bytearray:
         """The state's bytes begun: :data:`HEAD` with the game's ``flags``."""
         rules = self.rules

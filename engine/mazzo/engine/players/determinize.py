@@ -274,24 +274,11 @@ def tressette_state(
     its hands and stock ``dealt`` (by default :func:`deal_unseen`'s)."""
     assert view.rules is not None, "a view from mazzo.engine.tressette.view carries its rules"
     hands, stock = dealt or deal_unseen(view, rng, voids)
-    status = view.status
     players = len(hands)
     # Cards known to others stay shown while a stock remains (drawn, declared).
     revealed = [list(view.known[seat]) if view.stock_size else [] for seat in range(players)]
-    return TressetteState(
-        rules=view.rules,
-        dealer=status.dealer,
-        hand_number=status.hand_number,
-        to_play=view.seat if status.seat_to_play is None else status.seat_to_play,
-        leader=view.leader,
-        hands=[list(hand) for hand in hands],
-        trick=list(view.trick),
-        stock=list(stock),
-        piles=[list(pile) for pile in view.piles],
-        revealed=revealed,
-        declared=list(view.napoletana_suits or (0,) * players),
-        napoletana=list(view.napoletana or (0, 0)),
-        scores=status.scores,
-        rng=rng.getrandbits(64),
-        decks=(),
-    )
+    world = TressetteState.imagined(view.rules, view, hands, stock, rng.getrandbits(64))
+    world.revealed = revealed
+    world.declared = list(view.napoletana_suits or (0,) * players)
+    world.napoletana = list(view.napoletana or (0, 0))
+    return world

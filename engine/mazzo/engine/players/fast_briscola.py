@@ -209,7 +209,6 @@ def _simulator(view: BriscolaView) -> Callable[[random.Random], BriscolaState]:
     share of the play-outs however sharp the weights."""
     plays = Plays(view, card_value)
     unseen = determinize.unseen_cards(view)
-    status = view.status
     pool: list[tuple[tuple[Card, ...], ...]] = []  # the hands of the deals weighed, by seat
     totals: list[float] = []  # the running sum of their weights
 
@@ -229,22 +228,9 @@ def _simulator(view: BriscolaView) -> Callable[[random.Random], BriscolaState]:
         held = {c for hand in dealt for c in hand}
         stock = [c for c in unseen if c not in held]
         rng.shuffle(stock)
-        return BriscolaState(
-            rules=view.rules,
-            dealer=status.dealer,
-            hand_number=status.hand_number,
-            to_play=view.seat if status.seat_to_play is None else status.seat_to_play,
-            leader=view.leader,
-            hands=[list(hand) for hand in dealt],
-            trick=list(view.trick),
-            stock=stock,
-            turn_up=view.turn_up,
-            trump=view.trump,
-            piles=[list(pile) for pile in view.piles],
-            scores=status.scores,
-            rng=rng.getrandbits(64),
-            decks=(),
-        )
+        world = BriscolaState.imagined(view.rules, view, dealt, stock, rng.getrandbits(64))
+        world.turn_up, world.trump = view.turn_up, view.trump
+        return world
 
     return deal
 
