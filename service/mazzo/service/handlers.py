@@ -23,11 +23,12 @@ from google.protobuf import timestamp_pb2
 from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import Message
 
-from mazzo.engine import GAMES, Game, IllegalMove, RuleError, dump_state, game_of, get_game
+from mazzo.engine import GAMES, Game, IllegalMove, Move, RuleError, dump_state, game_of, get_game
 from mazzo.engine.errors import N_, InvalidInput, Reason, Text
 from mazzo.engine.events import Event, GameOver
 from mazzo.engine.game import check_seat
 from mazzo.engine.players import PLAYERS, Suggestion, counted_simulations
+from mazzo.engine.registry import AnyState
 from mazzo.service import codec, i18n
 from mazzo.service.config import DEFAULT_MAX_SUGGEST_MS, Config
 from mazzo.service.errors import ApiError, ServiceReason
@@ -118,10 +119,10 @@ class StateCache:
         self.maxsize = maxsize
         self.hits = 0
         self.misses = 0
-        self._states: OrderedDict[bytes, Any] = OrderedDict()
+        self._states: OrderedDict[bytes, Record] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, token: bytes) -> Any | None:
+    def get(self, token: bytes) -> Record | None:
         with self._lock:
             state = self._states.get(token)
             if state is None:
@@ -131,7 +132,7 @@ class StateCache:
                 self._states.move_to_end(token)
             return state
 
-    def put(self, token: bytes, state: Any) -> None:
+    def put(self, token: bytes, state: Record) -> None:
         if self.maxsize <= 0:
             return
         with self._lock:
@@ -225,7 +226,7 @@ class EngineHandlers:
                 # A remembered token ages like any other.
                 if self._sealer.max_age is not None:
                     self._sealer.check_age(record.sealed_at)
-                return record  # type: ignore[no-any-return]
+                return record
             payload, sealed_at = self._sealer.open_dated(token)
             state, game_id, ply, table = load_tabled_record(payload)
             record = Record(state, game_id, ply, sealed_at, table)
@@ -243,7 +244,7 @@ class EngineHandlers:
         in one observation (mazzo_moves_total is its count)."""
         self._move_seconds[game, outcome].observe(time.perf_counter() - since)
 
-    def _seal(self, state: Any, game_id: bytes, ply: int, table: Table) -> bytes:
+    def _seal(self, state: AnyState, game_id: bytes, ply: int, table: Table) -> bytes:
         """The state's new token, remembered: the caller's next call brings it back."""
         token, sealed_at = self._sealer.seal_dated(dump_record(state, game_id, ply, table))
         self._seals.inc()
@@ -254,7 +255,7 @@ class EngineHandlers:
         self,
         response: _NewStateResponse,
         game: Game,
-        record: tuple[Any, bytes, int, Table],
+        record: tuple[AnyState, bytes, int, Table],
         events: Sequence[Event],
     ) -> _NewStateResponse:
         """Fill in the new state's token, the events and the status, in place."""
@@ -270,7 +271,7 @@ class EngineHandlers:
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
 
-    def _restart_clock(self, table: Table, game: Game, state: Any) -> Table:
+    def _restart_clock(self, table: Table, game: Game, state: AnyState) -> Table:
         """The table with the seat to play's deadline counted from now, the seal's time."""
         clock = table.clock
         if clock is None:
@@ -293,7 +294,7 @@ class EngineHandlers:
     def _choose(
         self,
         game: Game,
-        state: Any,
+        state: AnyState,
         seat: int,
         level: str,
         budget_ms: int,
@@ -321,8 +322,8 @@ class EngineHandlers:
         return chosen
 
     def _computer_move(
-        self, game: Game, state: Any, computer: ComputerSeat, randomness: MoveRandomness
-    ) -> Any:
+        self, game: Game, state: AnyState, computer: ComputerSeat, randomness: MoveRandomness
+    ) -> Move:
         arrived = now()
         budget_ms = computer.budget_ms
         if randomness.derived:  # a retry must think the same: simulations decide
@@ -350,12 +351,12 @@ class EngineHandlers:
     def _move_on(
         self,
         game: Game,
-        state: Any,
+        state: AnyState,
         table: Table,
         randomness: MoveRandomness,
         *,
         for_late_seat: bool = False,
-    ) -> tuple[Any, Table, list[Event], int]:
+    ) -> tuple[AnyState, Table, list[Event], int]:
         """Play the computer seats until a person's seat is to play or the game ends;
         with ``for_late_seat`` first the seat to play if its time ran out (Advance).
         Returns the state (a copy: the caller's may be shared), the table, the
@@ -446,7 +447,7 @@ class EngineHandlers:
             clock = Clock(asked_clock.move_seconds, on_timeout)
         return Table(tuple(sorted(computers)), clock)
 
-    def _table_refusal(self, record: Record, game: Game, move: Any) -> ApiError | None:
+    def _table_refusal(self, record: Record, game: Game, move: Move) -> ApiError | None:
         """Why the table forbids ``move`` (a lost game, a computer's seat, a late
         move), as FAILED_PRECONDITION, or None."""
         table = record.table
@@ -732,7 +733,7 @@ class EngineHandlers:
 
     def _requested_move(
         self, request: pb.PlayRequest | pb.ValidateRequest, what: str
-    ) -> tuple[Record, Any, int | None, Any]:
+    ) -> tuple[Record, Game, int | None, Move]:
         """What Play and Validate share: the state opened, its game, the seat the
         credential limits the call to (or None) and the move, with the expected
         ply and the credential's seat checked (``what``: the refusal's template)."""
@@ -745,7 +746,7 @@ class EngineHandlers:
         return record, game, scope, move
 
     @staticmethod
-    def _move(request: pb.PlayRequest | pb.ValidateRequest) -> Any:
+    def _move(request: pb.PlayRequest | pb.ValidateRequest) -> Move:
         if not request.HasField("move"):
             raise ApiError.invalid(ServiceReason.MOVE_MISSING, "the request has no move")
         try:  # not _rule_errors(): a context manager costs a microsecond here
@@ -827,7 +828,7 @@ def refusal_codes(request_fields: Collection[str]) -> list[grpc.StatusCode]:
     return [*INPUT_REFUSALS, *brought]
 
 
-def _position_seed(state: Any) -> int:
+def _position_seed(state: AnyState) -> int:
     """A seed that only the position decides (for the computers of seeded games)."""
     return int.from_bytes(hashlib.sha256(dump_state(state)).digest()[:8], "big")
 
@@ -875,7 +876,12 @@ def _rfc3339(epoch_ms: int) -> str:
 
 
 def _write_status(
-    message: pb.Status, game: Game, state: Any, game_id: bytes, ply: int, table: Table = NO_TABLE
+    message: pb.Status,
+    game: Game,
+    state: AnyState,
+    game_id: bytes,
+    ply: int,
+    table: Table = NO_TABLE,
 ) -> None:
     codec.write_status(message, state.status())
     _write_version(message, game_id, ply)

@@ -20,13 +20,14 @@ import hmac
 import struct
 from collections.abc import Iterable, Sequence
 from hashlib import sha256
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import grpc
 
 from mazzo.engine import InvalidInput, Reason, dump_state, load_state
 from mazzo.engine.errors import Text
 from mazzo.engine.events import Event
+from mazzo.engine.registry import AnyState
 from mazzo.engine.state import outside
 from mazzo.service.errors import ApiError, ServiceReason
 from mazzo.service.table import NO_TABLE, Table, dump_table, load_table
@@ -49,14 +50,14 @@ MAX_PLY = 2**31 - 2
 class Record(NamedTuple):
     """What a token holds, and when it was sealed."""
 
-    state: Any
+    state: AnyState
     game_id: bytes
     ply: int
     sealed_at: int
     table: Table = NO_TABLE
 
 
-def dump_record(state: Any, game_id: bytes, ply: int, table: Table = NO_TABLE) -> bytes:
+def dump_record(state: AnyState, game_id: bytes, ply: int, table: Table = NO_TABLE) -> bytes:
     """The payload a token seals: the record header, the table if there is one,
     then the engine's state bytes."""
     if table.empty:
@@ -66,12 +67,12 @@ def dump_record(state: Any, game_id: bytes, ply: int, table: Table = NO_TABLE) -
     return header + raw + dump_state(state)
 
 
-def load_record(payload: bytes) -> tuple[Any, bytes, int]:
+def load_record(payload: bytes) -> tuple[AnyState, bytes, int]:
     """(state, game id, ply) from :func:`dump_record`'s bytes; STATE_CORRUPT if not."""
     return load_tabled_record(payload)[:3]
 
 
-def load_tabled_record(payload: bytes) -> tuple[Any, bytes, int, Table]:
+def load_tabled_record(payload: bytes) -> tuple[AnyState, bytes, int, Table]:
     """(state, game id, ply, table) from :func:`dump_record`'s bytes; STATE_CORRUPT if not."""
     if len(payload) < _RECORD.size or payload[0] not in (_RECORD_FORMAT, _TABLED_RECORD_FORMAT):
         raise InvalidInput(Reason.STATE_CORRUPT, "the state has no game id and ply")
