@@ -12,8 +12,10 @@ from pathlib import Path
 import mazzo.engine
 
 ENGINE = Path(mazzo.engine.__file__).parent
-#: The engine's lines that use Any, at most (fewer than fifteen): values no type of theirs fits.
-MOST_ANY_LINES = 14
+#: The engine's lines that use Any, at most: values no type of theirs fits (a
+#: record's JSON, Scopa's presets by option name). A ratchet: a new one is a
+#: choice made on purpose, with its reason beside it.
+MOST_ANY_LINES = 2
 
 
 def _any_lines(source: str) -> dict[int, bool]:
