@@ -43,6 +43,7 @@ WORKLOADS: dict[str, tuple[str, tuple[int, int]]] = {
     "grpc-echo": ("gRPC echo in the server's Python (the gRPC baseline)", (1, 4)),
     "rest-empty": ("REST empty route in the server's Python (the REST baseline)", (1, 4)),
     "decode": ("record decoded (load_record) of 2-player Scopa", (2, 8)),
+    "scopa-playout": ("play-out (a simulation) of 2-player Scopa, first position", (5, 20)),
 }
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
@@ -190,6 +191,28 @@ def _decodes(passes: int) -> int:
     return passes * len(records)
 
 
+def play_outs(setup: str, count: int) -> int:
+    """``count`` play-outs (the players' simulations, as the intermediate level
+    runs them) of the arena's game ``setup`` from a seeded game's first
+    position, over five sampled worlds in turn."""
+    import random
+
+    from benchmarks.arena import SETUPS
+    from mazzo.engine import get_game
+    from mazzo.engine.players.games import bots_of
+
+    _, name, make_rules = SETUPS[setup]
+    state, _ = get_game(name).new_game(make_rules(), seed=1)
+    bots = bots_of(name)
+    deal = bots.simulator(state.view(state.to_play))
+    move = state.legal_moves()[0]
+    rng = random.Random(1)
+    worlds = [deal(rng) for _ in range(5)]
+    for done in range(count):
+        bots.play_out(worlds[done % 5], move, rng, 0.1)
+    return count
+
+
 def run_workload(name: str, size: int) -> int:
     """Run ``name`` at ``size``; return the units of work done (plies or calls)."""
     runners: dict[str, Callable[[int], int]] = {
@@ -204,6 +227,7 @@ def run_workload(name: str, size: int) -> int:
         "grpc-echo": lambda n: _grpc_calls("echo", n),
         "rest-empty": lambda n: _rest_calls("empty", n),
         "decode": _decodes,
+        "scopa-playout": lambda n: play_outs("scopa", n),
     }
     return runners[name](size)
 
