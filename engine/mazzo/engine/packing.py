@@ -46,7 +46,7 @@ def write_sides(out: bytearray, scores: Sequence[int], counters: Sequence[int]) 
 
 
 #: A state's sides (one to six), each :data:`_SIDE`, read by one unpack.
-_SIDES = {sides: struct.Struct(">" + "IB" * sides) for sides in range(1, 7)}
+_SIDES = {sides: struct.Struct(">" + SIDE_FORMAT * sides) for sides in range(1, 7)}
 
 
 def read_sides(data: bytes, pos: int, sides: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:

@@ -312,7 +312,7 @@ class State(ABC, Generic[R, V]):
             return []  # every state a decode reads: no texts to build
         return [
             *outside("score", scores, 0, MAX_SCORE),
-            *outside("hand number", (self.hand_number,), 1, MAX_HAND_NUMBER),
+            *outside("hand number", (hand_number,), 1, MAX_HAND_NUMBER),
         ]
 
     # ------------------------------------------------------------ options

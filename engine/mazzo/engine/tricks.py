@@ -283,7 +283,7 @@ class TrickState(State[R, V]):
             self.status(),
         )
 
-    # ------------------------------------------------------------ bytes
+    # ------------------------------------------------------------ imagined worlds
 
     @classmethod
     def imagined(
@@ -307,6 +307,8 @@ class TrickState(State[R, V]):
         state.piles = list(map(list, view.piles))
         state.rng, state.decks, state.fresh_draws = rng_state, (), False
         return state
+
+    # ------------------------------------------------------------ bytes
 
     def write_head(self, flags: int) -> bytearray:
         """The state's bytes begun: :data:`HEAD` with the game's ``flags``."""
